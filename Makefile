@@ -1,0 +1,53 @@
+# Entry points for a fresh Debian 12 machine:
+#   make demo    install what is missing, build the plugin, run examples/
+#   make test    install what is missing, build the plugin, run the lit suite
+# and: make deps | build | bench | clean
+
+BUILD     ?= build
+LLVM_BIN  := /usr/lib/llvm-22/bin
+LIT       := $(LLVM_BIN)/lit
+CMAKE_GEN := -G Ninja -DCMAKE_BUILD_TYPE=Release
+
+DEBIAN_PACKAGES := llvm-22-dev clang-22 llvm-22-tools libomp-22-dev lld-22 \
+                   libzstd-dev cmake ninja-build valgrind libbenchmark-dev \
+                   libgtest-dev g++ make
+
+# sudo only when not already root.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps build test demo bench clean
+
+all: build
+
+# Installs only the packages that are missing; does nothing (and needs no
+# network) when everything is there.
+deps:
+	@missing=""; \
+	for p in $(DEBIAN_PACKAGES); do \
+	  dpkg -s "$$p" 2>/dev/null | grep -q '^Status: install ok installed' \
+	    || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing missing packages:$$missing"; \
+	  $(SUDO) apt-get update && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
+	fi
+
+build: deps
+	cmake -S . -B $(BUILD) $(CMAKE_GEN)
+	cmake --build $(BUILD)
+
+test: build
+	$(LIT) -sv $(BUILD)/test
+
+demo: build
+	AD_PLUGIN=$(CURDIR)/$(BUILD)/ADPlugin.so examples/run.sh
+
+# BENCH_ARGS go to Google Benchmark, e.g. BENCH_ARGS=--benchmark_filter=ad
+bench: build
+	cmake -S . -B $(BUILD) $(CMAKE_GEN) -DAD_BENCH=ON
+	cmake --build $(BUILD) --target rosenbrock_bench
+	$(BUILD)/bench/rosenbrock_bench $(BENCH_ARGS)
+
+clean:
+	rm -rf $(BUILD)

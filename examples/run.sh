@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# run.sh - builds and runs every example with the plugin (make demo).
+#
+#   examples/*.c, *.cpp  clang-22 / clang++ -O2 with the plugin, then run
+#   examples/*.ll        opt-22 -passes=ad with the plugin, then clang-22 -O2;
+#                        run when the module defines main
+#
+# Stops at the first example that fails to build or run.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+llvm_bin=/usr/lib/llvm-22/bin
+plugin=${AD_PLUGIN:-$root/build/ADPlugin.so}
+out=${AD_EXAMPLES_OUT:-$root/build/examples}
+
+if [[ ! -f $plugin ]]; then
+  echo "run.sh: $plugin not found; run 'make build' first" >&2
+  exit 1
+fi
+mkdir -p "$out"
+shopt -s nullglob
+
+cflags=(-O2 "-fpass-plugin=$plugin" "-I$root/include")
+ran=0
+
+banner() { printf '\n=== %s ===\n' "$1"; }
+
+for src in "$root"/examples/*.c "$root"/examples/*.cpp; do
+  name=$(basename "${src%.*}")
+  banner "$(basename "$src")"
+  compiler=$llvm_bin/clang-22
+  [[ $src == *.cpp ]] && compiler=$llvm_bin/clang++
+  "$compiler" "${cflags[@]}" "$src" -o "$out/$name" -lm
+  "$out/$name"
+  ran=$((ran + 1))
+done
+
+for ir in "$root"/examples/*.ll; do
+  name=$(basename "${ir%.ll}")
+  banner "$(basename "$ir")"
+  "$llvm_bin/opt" "-load-pass-plugin=$plugin" -passes=ad "$ir" -S \
+    -o "$out/$name.ad.ll"
+  echo "differentiated IR: $out/$name.ad.ll"
+  if grep -Eq '^define .*@main\(' "$out/$name.ad.ll"; then
+    "$llvm_bin/clang-22" -O2 "$out/$name.ad.ll" -o "$out/$name" -lm
+    "$out/$name"
+  fi
+  ran=$((ran + 1))
+done
+
+if ((ran == 0)); then
+  echo "no examples in $root/examples"
+else
+  printf '\n%d example(s) ran\n' "$ran"
+fi

@@ -1,0 +1,50 @@
+//===- ADPlugin.cpp - Registers the differentiation pass with LLVM ----------===//
+//
+// clang-22 -fpass-plugin=ADPlugin.so: the pass runs at the end of the
+// optimization pipeline at every -O level (derivatives of optimized code,
+// then optimized again by the same level).
+// opt-22 -load-pass-plugin=ADPlugin.so -passes=ad: the pass alone;
+// -passes='ad<O2>' also optimizes the derivatives as -O2 would.
+//
+//===----------------------------------------------------------------------===//
+#include "driver/ADPass.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Plugins/PassPlugin.h"
+
+using namespace llvm;
+
+static std::optional<OptimizationLevel> parseLevel(StringRef Params) {
+  if (Params.empty() || Params == "O0")
+    return OptimizationLevel::O0;
+  if (Params == "O1")
+    return OptimizationLevel::O1;
+  if (Params == "O2")
+    return OptimizationLevel::O2;
+  if (Params == "O3")
+    return OptimizationLevel::O3;
+  return std::nullopt;
+}
+
+static void registerCallbacks(PassBuilder &PB) {
+  PB.registerPipelineParsingCallback(
+      [&PB](StringRef Name, ModulePassManager &MPM,
+            ArrayRef<PassBuilder::PipelineElement>) {
+        if (!PassBuilder::checkParametrizedPassName(Name, "ad"))
+          return false;
+        StringRef Params = Name.drop_front(2);
+        Params.consume_front("<");
+        Params.consume_back(">");
+        std::optional<OptimizationLevel> Level = parseLevel(Params);
+        if (!Level)
+          return false;
+        MPM.addPass(ad::ADPass(*Level, &PB));
+        return true;
+      });
+  PB.registerOptimizerLastEPCallback(
+      [&PB](ModulePassManager &MPM, OptimizationLevel Level,
+            ThinOrFullLTOPhase) { MPM.addPass(ad::ADPass(Level, &PB)); });
+}
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "ADPlugin", "0.1", registerCallbacks};
+}

@@ -1,0 +1,132 @@
+//===- ActivityAnalysis.cpp - Which values carry derivatives ----------------===//
+#include "analysis/ActivityAnalysis.h"
+#include "modes/IRHelpers.h"
+#include "rules/KnownFunctions.h"
+#include "rules/MathRules.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace ad {
+
+bool mayHoldDerivatives(Type *T) {
+  if (isDifferentiableType(T) || T->isPointerTy())
+    return true;
+  if (auto *ST = dyn_cast<StructType>(T))
+    return any_of(ST->elements(), mayHoldDerivatives);
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return mayHoldDerivatives(AT->getElementType());
+  // Untyped bytes (unions, memcpy'd structs) may hold anything.
+  return T->isIntegerTy(8);
+}
+
+ActivityAnalysis::ActivityAnalysis(Function &Fn, ArrayRef<Activity> Args)
+    : F(Fn) {
+  for (auto [Arg, Act] : zip(F.args(), Args)) {
+    if (Act == Activity::Active && isDifferentiableType(Arg.getType()))
+      Varied.insert(&Arg);
+    if (Act == Activity::Shadowed && Arg.getType()->isPointerTy())
+      Shadowed.insert(&Arg);
+  }
+  // Loops carry facts around back edges, so iterate to a fixed point; each
+  // round only adds facts, so this terminates.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const BasicBlock &BB : F)
+      for (const Instruction &I : BB)
+        Changed |= visit(I);
+  }
+}
+
+bool ActivityAnalysis::markVaried(const Value *V) {
+  if (!isDifferentiableType(V->getType()))
+    return false;
+  return Varied.insert(V).second;
+}
+
+bool ActivityAnalysis::markShadowed(const Value *V) {
+  if (!V->getType()->isPtrOrPtrVectorTy())
+    return false;
+  return Shadowed.insert(V).second;
+}
+
+bool ActivityAnalysis::visit(const Instruction &I) {
+  if (isVaried(&I) && (!I.getType()->isPointerTy() || hasShadow(&I)))
+    return false;
+
+  if (auto *AI = dyn_cast<AllocaInst>(&I))
+    return mayHoldDerivatives(AI->getAllocatedType()) && markShadowed(AI);
+
+  if (auto *LI = dyn_cast<LoadInst>(&I)) {
+    if (!hasShadow(LI->getPointerOperand()))
+      return false;
+    return markVaried(LI) | markShadowed(LI);
+  }
+
+  if (auto *Call = dyn_cast<CallBase>(&I)) {
+    CalleeInfo Info = classifyCallee(*Call);
+    switch (Info.Kind) {
+    case CalleeKind::Malloc:
+    case CalleeKind::Calloc:
+    case CalleeKind::Realloc:
+      return markShadowed(Call);
+    case CalleeKind::Math: {
+      bool AnyVaried = false;
+      for (unsigned A = 0; A < Info.Rule->NumDiffArgs; ++A)
+        AnyVaried |= isVaried(Call->getArgOperand(A));
+      return AnyVaried && markVaried(Call);
+    }
+    case CalleeKind::Defined: {
+      bool AnyActive = false, AnyShadow = false;
+      for (const Use &U : Call->args()) {
+        AnyActive |= isVaried(U) || hasShadow(U);
+        AnyShadow |= hasShadow(U);
+      }
+      bool Changed = AnyActive && markVaried(Call);
+      return Changed | (AnyShadow && markShadowed(Call));
+    }
+    default:
+      return false;
+    }
+  }
+
+  if (isa<IntToPtrInst>(I) || isa<PtrToIntInst>(I) || isa<CmpInst>(I) ||
+      isa<SIToFPInst>(I) || isa<UIToFPInst>(I) || isa<FPToSIInst>(I) ||
+      isa<FPToUIInst>(I) || isa<StoreInst>(I))
+    return false;
+
+  // Everything else propagates from its operands: arithmetic, casts, phi,
+  // select, GEP, vector and aggregate operations.
+  bool Changed = false;
+  const Value *Skip = nullptr;
+  if (auto *Sel = dyn_cast<SelectInst>(&I))
+    Skip = Sel->getCondition();
+  for (const Use &U : I.operands()) {
+    if (U.get() == Skip)
+      continue;
+    if (isVaried(U))
+      Changed |= markVaried(&I);
+    if (hasShadow(U))
+      Changed |= markShadowed(&I);
+  }
+  return Changed;
+}
+
+void ActivityAnalysis::print(raw_ostream &OS) const {
+  OS << "activity of " << F.getName() << ":\n";
+  for (const Argument &A : F.args())
+    OS << "  arg " << A.getArgNo() << (isVaried(&A) ? " varied" : "")
+       << (hasShadow(&A) ? " shadowed" : "") << "\n";
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB)
+      if (isVaried(&I) || hasShadow(&I)) {
+        OS << "  " << (isVaried(&I) ? "varied  " : "        ")
+           << (hasShadow(&I) ? "shadowed" : "        ") << " ";
+        I.print(OS);
+        OS << "\n";
+      }
+}
+
+} // namespace ad

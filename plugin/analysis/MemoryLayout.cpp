@@ -1,0 +1,111 @@
+//===- MemoryLayout.cpp - Where the floating-point data sits in raw memory --===//
+#include "analysis/MemoryLayout.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Operator.h"
+
+using namespace llvm;
+
+namespace ad {
+namespace {
+
+void flatten(const DataLayout &DL, Type *T, uint64_t Base, MemoryLayout &L) {
+  if (T->isFloatingPointTy()) {
+    L.Floats.push_back({Base, T});
+  } else if (auto *VT = dyn_cast<FixedVectorType>(T)) {
+    uint64_t ESize = DL.getTypeAllocSize(VT->getElementType());
+    for (unsigned I = 0; I < VT->getNumElements(); ++I)
+      flatten(DL, VT->getElementType(), Base + I * ESize, L);
+  } else if (T->isPointerTy()) {
+    L.HasPointers = true;
+  } else if (auto *ST = dyn_cast<StructType>(T)) {
+    const StructLayout *SL = DL.getStructLayout(ST);
+    for (unsigned I = 0; I < ST->getNumElements(); ++I)
+      flatten(DL, ST->getElementType(I), Base + SL->getElementOffset(I), L);
+  } else if (auto *AT = dyn_cast<ArrayType>(T)) {
+    uint64_t ESize = DL.getTypeAllocSize(AT->getElementType());
+    for (uint64_t I = 0; I < AT->getNumElements(); ++I)
+      flatten(DL, AT->getElementType(), Base + I * ESize, L);
+  }
+}
+
+/// Strips arrays down to their element: a copy of part of an array is a
+/// copy of whole elements.
+Type *elementOf(Type *T) {
+  while (auto *AT = dyn_cast<ArrayType>(T))
+    T = AT->getElementType();
+  return T;
+}
+
+/// A type that says something about the memory (i8 says nothing).
+bool informative(Type *T) {
+  T = elementOf(T);
+  return !T->isIntegerTy(8) && T->isSized() && !T->isVoidTy();
+}
+
+Type *typeFromDefinition(const Value *P) {
+  for (int Depth = 0; Depth < 8; ++Depth) {
+    if (auto *AI = dyn_cast<AllocaInst>(P))
+      return AI->getAllocatedType();
+    if (auto *GV = dyn_cast<GlobalVariable>(P))
+      return GV->getValueType();
+    if (auto *GEP = dyn_cast<GEPOperator>(P)) {
+      if (informative(GEP->getResultElementType()))
+        return GEP->getResultElementType();
+      P = GEP->getPointerOperand();
+      continue;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+Type *typeFromUses(const Value *P) {
+  for (const User *U : P->users()) {
+    if (auto *LI = dyn_cast<LoadInst>(U))
+      if (informative(LI->getType()))
+        return LI->getType();
+    if (auto *SI = dyn_cast<StoreInst>(U))
+      if (SI->getPointerOperand() == P &&
+          informative(SI->getValueOperand()->getType()))
+        return SI->getValueOperand()->getType();
+    if (auto *GEP = dyn_cast<GEPOperator>(U))
+      if (GEP->getPointerOperand() == P &&
+          informative(GEP->getSourceElementType()))
+        return GEP->getSourceElementType();
+  }
+  return nullptr;
+}
+
+Type *deduceType(const Value *P) {
+  if (!P)
+    return nullptr;
+  if (Type *T = typeFromDefinition(P); T && informative(T))
+    return T;
+  if (Type *T = typeFromUses(P))
+    return T;
+  return nullptr;
+}
+
+} // namespace
+
+std::optional<MemoryLayout> deduceMemoryLayout(const DataLayout &DL,
+                                               const Value *Ptr,
+                                               const Value *Other) {
+  Type *T = deduceType(Ptr);
+  if (!T)
+    T = deduceType(Other);
+  if (!T)
+    return std::nullopt;
+  T = elementOf(T);
+  MemoryLayout L;
+  L.Stride = DL.getTypeAllocSize(T);
+  if (L.Stride == 0)
+    return std::nullopt;
+  flatten(DL, T, 0, L);
+  return L;
+}
+
+} // namespace ad

@@ -1,0 +1,45 @@
+//===- MemoryLayout.h - Where the floating-point data sits in raw memory ----===//
+//
+// memcpy, memmove, memset and realloc see only bytes. To move adjoints with
+// them we need to know which bytes hold floats or doubles and which hold
+// pointers. This deduces a periodic layout from the IR types around a
+// pointer: the allocation it comes from, the GEPs that index it and the loads
+// and stores through it. When nothing pins the layout down, the caller
+// reports an error rather than guessing.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AD_ANALYSIS_MEMORYLAYOUT_H
+#define AD_ANALYSIS_MEMORYLAYOUT_H
+
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
+
+namespace llvm {
+class DataLayout;
+class Type;
+class Value;
+} // namespace llvm
+
+namespace ad {
+
+struct FloatField {
+  uint64_t Offset;
+  llvm::Type *Ty;
+};
+
+/// Memory as a repetition of one element: the FP fields of each element.
+struct MemoryLayout {
+  uint64_t Stride = 0; ///< Size of one element in bytes.
+  llvm::SmallVector<FloatField, 4> Floats;
+  bool HasPointers = false;
+};
+
+/// The layout of the memory \p Ptr points to, deduced from \p Ptr and
+/// (optionally) \p Other, the other side of a copy; std::nullopt if unknown.
+std::optional<MemoryLayout> deduceMemoryLayout(const llvm::DataLayout &DL,
+                                               const llvm::Value *Ptr,
+                                               const llvm::Value *Other);
+
+} // namespace ad
+
+#endif

@@ -1,0 +1,207 @@
+//===- ADPass.cpp - The module pass that replaces every __ad_* call ---------===//
+//
+// The path of one call, file by file:
+//   1. EntryPointCall.cpp reads the call: function, activities, values.
+//   2. DerivativeCache.cpp finds or synthesizes the derivative:
+//      Preprocess.cpp makes the canonical primal, ActivityAnalysis.cpp says
+//      what carries derivatives, and TangentBuilder.cpp (forward) or
+//      ReverseBuilder.cpp + ReverseInstructions.cpp (reverse) build it, using
+//      MathRules.cpp / KnownFunctions.cpp for calls.
+//   3. This file replaces the call and hands the result back in the type the
+//      call site declared.
+//
+//===----------------------------------------------------------------------===//
+#include "driver/ADPass.h"
+#include "driver/EntryPointCall.h"
+#include "modes/DerivativeCache.h"
+#include "modes/IRHelpers.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/IPO/AlwaysInliner.h"
+
+using namespace llvm;
+
+namespace ad {
+namespace {
+
+/// Returns \p Values to the caller in the type its prototype declared: a
+/// scalar (converted between float widths), a struct of several values laid
+/// out as C lays it out (through memory, as C's ABI coerces it), or through
+/// the sret pointer.
+void deliverResults(EntryPointCall &EP, ArrayRef<Value *> Values) {
+  CallBase &Call = *EP.Call;
+  IRBuilder<> B(&Call);
+  Module &M = *Call.getModule();
+  const DataLayout &DL = M.getDataLayout();
+  Type *RetTy = Call.getType();
+
+  SmallVector<Type *, 4> Types;
+  for (Value *V : Values)
+    Types.push_back(V->getType());
+  StructType *Layout = StructType::get(M.getContext(), Types);
+  auto StoreFields = [&](Value *Dst) {
+    for (unsigned K = 0; K < Values.size(); ++K)
+      B.CreateStore(Values[K], B.CreateStructGEP(Layout, Dst, K));
+  };
+
+  Value *Result = nullptr;
+  if (EP.SRet) {
+    StoreFields(EP.SRet);
+  } else if (RetTy->isVoidTy()) {
+  } else if (Values.empty()) {
+    Result = Constant::getNullValue(RetTy);
+  } else if (Values.size() == 1 && Values[0]->getType() == RetTy) {
+    Result = Values[0];
+  } else if (Values.size() == 1 && RetTy->isFloatingPointTy() &&
+             Values[0]->getType()->isFloatingPointTy()) {
+    Result = B.CreateFPCast(Values[0], RetTy);
+  } else {
+    IRBuilder<> EntryB(&*Call.getFunction()->getEntryBlock().begin());
+    uint64_t Size = std::max(DL.getTypeAllocSize(RetTy).getFixedValue(),
+                             DL.getTypeAllocSize(Layout).getFixedValue());
+    AllocaInst *Tmp = EntryB.CreateAlloca(
+        ArrayType::get(B.getInt8Ty(), Size), nullptr, "ad.result");
+    Tmp->setAlignment(Align(16));
+    B.CreateMemSet(Tmp, B.getInt8(0), Size, Align(16));
+    StoreFields(Tmp);
+    Result = B.CreateLoad(RetTy, Tmp);
+  }
+  if (Result)
+    Call.replaceAllUsesWith(Result);
+  else if (!RetTy->isVoidTy())
+    Call.replaceAllUsesWith(PoisonValue::get(RetTy));
+}
+
+bool lowerReverse(EntryPointCall &EP, DerivativeCache &Cache) {
+  DerivativeSignature Sig;
+  Sig.Primal = EP.Fn;
+  Sig.Kind = DerivativeKind::Gradient;
+  Sig.Args = EP.Activities;
+  Type *RetTy = EP.Fn->getReturnType();
+  Sig.ReturnActive = isDifferentiableType(RetTy);
+  Function *G = Cache.gradient(Sig);
+  if (!G)
+    return false;
+  SmallVector<Value *, 8> Args(EP.Primals);
+  Args.append(EP.Derivatives);
+  if (Sig.ReturnActive)
+    Args.push_back(onesOf(RetTy));
+  IRBuilder<> B(EP.Call);
+  CallInst *R = B.CreateCall(G, Args);
+  SmallVector<Value *, 4> Adjoints;
+  if (auto *ST = dyn_cast<StructType>(R->getType()))
+    for (unsigned K = 0; K < ST->getNumElements(); ++K)
+      Adjoints.push_back(B.CreateExtractValue(R, K));
+  deliverResults(EP, Adjoints);
+  return true;
+}
+
+bool lowerForward(EntryPointCall &EP, DerivativeCache &Cache) {
+  DerivativeSignature Sig;
+  Sig.Primal = EP.Fn;
+  Sig.Kind = DerivativeKind::Tangent;
+  Sig.Args = EP.Activities;
+  Type *RetTy = EP.Fn->getReturnType();
+  Sig.ReturnActive = isDifferentiableType(RetTy);
+  Function *T = Cache.tangent(Sig);
+  if (!T)
+    return false;
+  SmallVector<Value *, 8> Args(EP.Primals);
+  Args.append(EP.Derivatives);
+  IRBuilder<> B(EP.Call);
+  CallInst *R = B.CreateCall(T, Args);
+  SmallVector<Value *, 1> Tangent;
+  if (Sig.ReturnActive)
+    Tangent.push_back(B.CreateExtractValue(R, 1));
+  deliverResults(EP, Tangent);
+  return true;
+}
+
+void eraseDeadMarkers(Module &M) {
+  for (StringRef Name : {"__ad_dup", "__ad_dupnoneed", "__ad_const", "__ad_out"}) {
+    GlobalVariable *GV = M.getGlobalVariable(Name);
+    if (!GV)
+      continue;
+    for (User *U : make_early_inc_range(GV->users()))
+      if (auto *LI = dyn_cast<LoadInst>(U); LI && LI->use_empty())
+        LI->eraseFromParent();
+    if (GV->use_empty() && GV->isDeclaration())
+      GV->eraseFromParent();
+  }
+}
+
+} // namespace
+
+PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  SmallVector<std::pair<CallBase *, EntryPointKind>, 8> Calls;
+  SmallVector<Function *, 4> EntryPoints;
+  for (Function &F : M) {
+    std::optional<EntryPointKind> Kind = entryPointKind(F);
+    if (!Kind)
+      continue;
+    EntryPoints.push_back(&F);
+    for (User *U : F.users())
+      if (auto *CB = dyn_cast<CallBase>(U); CB && CB->getCalledOperand() == &F)
+        Calls.push_back({CB, *Kind});
+  }
+  if (Calls.empty())
+    return PreservedAnalyses::all();
+
+  FunctionAnalysisManager &FAM =
+      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  DiagnosticReporter Diag;
+  ADContext Ctx{M, FAM, Diag, RuntimeFunctions(M), nullptr};
+  DerivativeCache Cache(Ctx);
+  Ctx.Cache = &Cache;
+
+  for (auto [Call, Kind] : Calls) {
+    bool Ok = false;
+    if (isa<InvokeInst>(Call)) {
+      Diag.invalidCall(Call, "the call may throw (it is an invoke)",
+                       "call the entry point outside a try block");
+    } else if (std::optional<EntryPointCall> EP =
+                   parseEntryPointCall(*Call, Kind, Diag)) {
+      Ok = Kind == EntryPointKind::Reverse ? lowerReverse(*EP, Cache)
+                                           : lowerForward(*EP, Cache);
+    }
+    if (!Ok && !Call->getType()->isVoidTy())
+      Call->replaceAllUsesWith(PoisonValue::get(Call->getType()));
+    if (isa<InvokeInst>(Call))
+      continue;
+    Call->eraseFromParent();
+  }
+  eraseDeadMarkers(M);
+  for (Function *F : EntryPoints)
+    if (F->use_empty())
+      F->eraseFromParent();
+
+  // The canonical primals were templates; nothing calls them.
+  SmallVector<Function *, 16> NewFunctions;
+  for (Function *F : Cache.created()) {
+    if (F->use_empty() && F->hasLocalLinkage()) {
+      FAM.clear(*F, F->getName());
+      F->eraseFromParent();
+      continue;
+    }
+    NewFunctions.push_back(F);
+  }
+
+  if (Level != OptimizationLevel::O0 && PB && Diag.errorCount() == 0) {
+    // Inline the tape's push/pop, then optimize the derivatives like the
+    // rest of the program.
+    AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false).run(M, MAM);
+    FAM.invalidate(*NewFunctions.front(), PreservedAnalyses::none());
+    FunctionPassManager FPM =
+        PB->buildFunctionSimplificationPipeline(Level, ThinOrFullLTOPhase::None);
+    for (Function *F : NewFunctions)
+      if (!F->isDeclaration())
+        FPM.run(*F, FAM);
+  }
+  return PreservedAnalyses::none();
+}
+
+} // namespace ad

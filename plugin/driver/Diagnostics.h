@@ -1,0 +1,51 @@
+//===- Diagnostics.h - Clang-style errors for calls we cannot differentiate -===//
+//
+// Every failure is reported through LLVM's diagnostic machinery, so clang
+// prints it as "file:line:col: error: ..." (or at the function's declaration
+// without -g) and stops with a non-zero exit; opt prints it and exits 1.
+// Builders report and return nullptr; nothing here aborts.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AD_DRIVER_DIAGNOSTICS_H
+#define AD_DRIVER_DIAGNOSTICS_H
+
+#include "llvm/ADT/Twine.h"
+#include "llvm/IR/DiagnosticInfo.h"
+
+namespace llvm {
+class Instruction;
+class Function;
+} // namespace llvm
+
+namespace ad {
+
+class DiagnosticReporter {
+public:
+  /// Reports an error at \p At (an instruction of a primal or of one of our
+  /// clones of it; the location is mapped back to the user's function).
+  void error(const llvm::Instruction *At, const llvm::Twine &Reason,
+             const llvm::Twine &Hint);
+  /// Reports a malformed entry-point call (wrong arguments or markers).
+  void invalidCall(const llvm::Instruction *Call, const llvm::Twine &Reason,
+                   const llvm::Twine &Hint);
+  /// Reports an error attached to a whole function.
+  void error(const llvm::Function &F, const llvm::Twine &Reason,
+             const llvm::Twine &Hint);
+
+  /// Our clones carry a suffix; diagnostics name the user's function.
+  void setOriginal(const llvm::Function *Clone, const llvm::Function *Orig);
+
+  unsigned errorCount() const { return Errors; }
+
+private:
+  const llvm::Function &userFunction(const llvm::Function &F) const;
+  void emit(const llvm::Function &F, const llvm::DiagnosticLocation &Loc,
+            const llvm::Twine &Msg, const llvm::Twine &Hint);
+  unsigned Errors = 0;
+  llvm::SmallVector<std::pair<const llvm::Function *, const llvm::Function *>>
+      Originals;
+};
+
+} // namespace ad
+
+#endif

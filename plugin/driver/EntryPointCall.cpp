@@ -1,0 +1,201 @@
+//===- EntryPointCall.cpp - Reading a call to __ad_autodiff / __ad_fwddiff --===//
+#include "driver/EntryPointCall.h"
+#include "modes/IRHelpers.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+
+using namespace llvm;
+
+namespace ad {
+
+std::optional<EntryPointKind> entryPointKind(const Function &F) {
+  StringRef Name = F.getName();
+  std::string Demangled;
+  if (Name.starts_with("_Z")) {
+    Demangled = demangle(Name);
+    Name = Demangled;
+    Name = Name.take_until([](char C) { return C == '(' || C == '<'; });
+    // A return type before the name ("double __ad_autodiff(...)" never
+    // appears for functions, but templates could add one).
+    Name = Name.rsplit(' ').second.empty() ? Name : Name.rsplit(' ').second;
+  }
+  auto Matches = [&](StringRef Base) {
+    return Name == Base || Name.starts_with((Base + "_").str());
+  };
+  if (Matches("__ad_autodiff"))
+    return EntryPointKind::Reverse;
+  if (Matches("__ad_fwddiff"))
+    return EntryPointKind::Forward;
+  return std::nullopt;
+}
+
+std::optional<StringRef> markerName(const Value *V) {
+  auto *LI = dyn_cast<LoadInst>(V);
+  if (!LI)
+    return std::nullopt;
+  auto *GV = dyn_cast<GlobalVariable>(LI->getPointerOperand()->stripPointerCasts());
+  if (!GV)
+    return std::nullopt;
+  StringRef Name = GV->getName();
+  if (Name == "__ad_dup" || Name == "__ad_dupnoneed" || Name == "__ad_const" ||
+      Name == "__ad_out")
+    return Name;
+  return std::nullopt;
+}
+
+namespace {
+
+/// Undoes C's default argument promotions (float -> double, small integers
+/// -> int) and accepts exact matches.
+Value *convertArgument(IRBuilder<> &B, Value *V, Type *To) {
+  if (V->getType() == To)
+    return V;
+  if (V->getType()->isPointerTy() && To->isPointerTy())
+    return B.CreatePointerCast(V, To);
+  return convertScalar(B, V, To);
+}
+
+class Parser {
+public:
+  Parser(CallBase &Call, EntryPointKind Kind, DiagnosticReporter &Diag)
+      : Call(Call), Kind(Kind), Diag(Diag), B(&Call) {}
+
+  std::optional<EntryPointCall> parse();
+
+private:
+  bool fail(const Twine &Reason, const Twine &Hint) {
+    Diag.invalidCall(&Call, Reason, Hint);
+    return false;
+  }
+  bool parseParameter(Argument &Param);
+  Value *next() { return Pos < Call.arg_size() ? Call.getArgOperand(Pos++) : nullptr; }
+
+  CallBase &Call;
+  EntryPointKind Kind;
+  DiagnosticReporter &Diag;
+  IRBuilder<> B;
+  EntryPointCall Result;
+  unsigned Pos = 0;
+};
+
+std::optional<EntryPointCall> Parser::parse() {
+  Result.Call = &Call;
+  Result.Kind = Kind;
+  if (Call.arg_size() > 0 && Call.paramHasAttr(0, Attribute::StructRet))
+    Result.SRet = Call.getArgOperand(Pos++);
+  Value *Target = next();
+  Result.Fn = Target ? dyn_cast<Function>(Target->stripPointerCasts()) : nullptr;
+  if (!Result.Fn) {
+    fail("the first argument is not a function",
+         "pass the function to differentiate, e.g. __ad_autodiff((void *)f, ...)");
+    return std::nullopt;
+  }
+  if (Result.Fn->isVarArg()) {
+    fail("'" + Result.Fn->getName() + "' is variadic",
+         "differentiate a function with a fixed parameter list");
+    return std::nullopt;
+  }
+  for (Argument &Param : Result.Fn->args())
+    if (!parseParameter(Param))
+      return std::nullopt;
+  if (Pos != Call.arg_size()) {
+    fail("too many arguments for '" + Result.Fn->getName() + "' (it has " +
+             Twine(Result.Fn->arg_size()) + " parameters)",
+         "pass one value per parameter, plus a shadow after each __ad_dup "
+         "one");
+    return std::nullopt;
+  }
+  return Result;
+}
+
+bool Parser::parseParameter(Argument &Param) {
+  Type *Ty = Param.getType();
+  bool Reverse = Kind == EntryPointKind::Reverse;
+  std::string What = ("parameter " + Twine(Param.getArgNo() + 1) + " of '" +
+                      Result.Fn->getName() + "'")
+                         .str();
+  Value *V = next();
+  if (!V)
+    return fail("too few arguments: nothing for " + What,
+                "pass one value per parameter, plus a shadow after each "
+                "__ad_dup one");
+
+  Activity Act;
+  std::optional<StringRef> Marker = markerName(V);
+  if (Marker) {
+    if (*Marker == "__ad_const") {
+      Act = Activity::Const;
+    } else if (*Marker == "__ad_out") {
+      if (!Reverse)
+        return fail("__ad_out is not allowed in forward mode (" + What + ")",
+                    "use __ad_dup with a tangent, or __ad_const");
+      if (!isDifferentiableType(Ty))
+        return fail("__ad_out needs a floating-point " + What,
+                    "use __ad_dup for pointers and __ad_const for integers");
+      Act = Activity::Active;
+    } else { // __ad_dup, __ad_dupnoneed
+      if (Ty->isPointerTy())
+        Act = Activity::Shadowed;
+      else if (!Reverse && isDifferentiableType(Ty))
+        Act = Activity::Active;
+      else
+        return fail(*Marker + " needs a pointer " + What +
+                        (Reverse ? " in reverse mode" : ""),
+                    Reverse ? "use __ad_out for a floating-point value passed "
+                              "by value"
+                            : "use __ad_const for integers");
+    }
+    V = next();
+    if (!V)
+      return fail("too few arguments: nothing after the marker for " + What,
+                  "pass the value after its marker");
+  } else if (Ty->isPointerTy()) {
+    Act = Activity::Shadowed;
+  } else if (isDifferentiableType(Ty)) {
+    Act = Activity::Active;
+  } else {
+    Act = Activity::Const;
+  }
+  if (markerName(V))
+    return fail("two markers in a row for " + What,
+                "write one marker, then the value");
+
+  Value *Primal = convertArgument(B, V, Ty);
+  if (!Primal)
+    return fail("the value passed for " + What + " has the wrong type",
+                "pass a value of the parameter's type");
+  Result.Activities.push_back(Act);
+  Result.Primals.push_back(Primal);
+
+  bool TakesDerivative =
+      Act == Activity::Shadowed || (!Reverse && Act == Activity::Active);
+  if (!TakesDerivative)
+    return true;
+  Value *D = next();
+  if (!D)
+    return fail("too few arguments: the " +
+                    Twine(Ty->isPointerTy() ? "shadow" : "tangent") +
+                    " of " + What + " is missing",
+                "pass the shadow (or tangent) right after the value");
+  if (markerName(D))
+    return fail("a marker stands where the shadow of " + What + " belongs",
+                "pass the shadow (or tangent) right after the value");
+  Value *Converted = convertArgument(B, D, Ty);
+  if (!Converted)
+    return fail("the shadow of " + What + " has the wrong type",
+                "pass a shadow of the parameter's type");
+  Result.Derivatives.push_back(Converted);
+  return true;
+}
+
+} // namespace
+
+std::optional<EntryPointCall> parseEntryPointCall(CallBase &Call,
+                                                  EntryPointKind Kind,
+                                                  DiagnosticReporter &Diag) {
+  return Parser(Call, Kind, Diag).parse();
+}
+
+} // namespace ad

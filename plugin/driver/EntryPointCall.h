@@ -1,0 +1,47 @@
+//===- EntryPointCall.h - Reading a call to __ad_autodiff / __ad_fwddiff ----===//
+//
+// Decodes the calling convention of ../shared/API.md: which function is
+// differentiated, and for each of its parameters the activity (from a marker
+// or the defaults), the primal value (converted back from C's default
+// argument promotions) and the shadow or tangent that follows it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AD_DRIVER_ENTRYPOINTCALL_H
+#define AD_DRIVER_ENTRYPOINTCALL_H
+
+#include "driver/Diagnostics.h"
+#include "modes/DerivativeSignature.h"
+#include "llvm/IR/InstrTypes.h"
+#include <optional>
+
+namespace ad {
+
+enum class EntryPointKind { Reverse, Forward };
+
+/// The entry point a callee name denotes, if any: __ad_autodiff[_*] or
+/// __ad_fwddiff[_*], also when C++-mangled.
+std::optional<EntryPointKind> entryPointKind(const llvm::Function &F);
+
+/// The name of a marker global (__ad_dup, ...) if \p V is a load of one.
+std::optional<llvm::StringRef> markerName(const llvm::Value *V);
+
+struct EntryPointCall {
+  llvm::CallBase *Call = nullptr;
+  EntryPointKind Kind = EntryPointKind::Reverse;
+  llvm::Function *Fn = nullptr;
+  llvm::SmallVector<Activity, 8> Activities;
+  llvm::SmallVector<llvm::Value *, 8> Primals; ///< Converted to parameter types.
+  /// Shadows (reverse) or tangents (forward) of non-const parameters.
+  llvm::SmallVector<llvm::Value *, 8> Derivatives;
+  llvm::Value *SRet = nullptr; ///< The call returns its struct through this.
+};
+
+/// Parses and validates one call; reports and returns std::nullopt when
+/// malformed. Conversion instructions are inserted before the call.
+std::optional<EntryPointCall> parseEntryPointCall(llvm::CallBase &Call,
+                                                  EntryPointKind Kind,
+                                                  DiagnosticReporter &Diag);
+
+} // namespace ad
+
+#endif

@@ -1,0 +1,178 @@
+//===- DerivativeCache.cpp - Each derivative synthesized once, then reused --===//
+#include "modes/DerivativeCache.h"
+#include "modes/IRHelpers.h"
+#include "modes/Preprocess.h"
+#include "modes/ReverseBuilder.h"
+#include "modes/TangentBuilder.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/IR/Module.h"
+
+#define DEBUG_TYPE "ad"
+
+using namespace llvm;
+
+STATISTIC(NumSynthesized, "Derivative functions synthesized");
+STATISTIC(NumReused, "Derivative requests served from the cache");
+
+namespace ad {
+
+Type *adjointResultType(const DerivativeSignature &Sig) {
+  SmallVector<Type *, 4> Fields;
+  for (auto [Arg, Act] : zip(Sig.Primal->args(), Sig.Args))
+    if (Act == Activity::Active)
+      Fields.push_back(Arg.getType());
+  LLVMContext &C = Sig.Primal->getContext();
+  if (Fields.empty())
+    return Type::getVoidTy(C);
+  return StructType::get(C, Fields);
+}
+
+static SmallVector<Type *, 8> primalParams(const DerivativeSignature &Sig) {
+  SmallVector<Type *, 8> Params(Sig.Primal->getFunctionType()->params());
+  return Params;
+}
+
+static void appendShadows(const DerivativeSignature &Sig,
+                          SmallVectorImpl<Type *> &Params) {
+  for (auto [Arg, Act] : zip(Sig.Primal->args(), Sig.Args))
+    if (Act == Activity::Shadowed)
+      Params.push_back(Arg.getType());
+}
+
+FunctionType *tangentFunctionType(const DerivativeSignature &Sig) {
+  SmallVector<Type *, 8> Params = primalParams(Sig);
+  for (auto [Arg, Act] : zip(Sig.Primal->args(), Sig.Args))
+    if (Act != Activity::Const)
+      Params.push_back(Arg.getType());
+  Type *Ret = Sig.Primal->getReturnType();
+  if (Sig.ReturnActive)
+    Ret = StructType::get(Ret->getContext(), {Ret, Ret});
+  return FunctionType::get(Ret, Params, false);
+}
+
+FunctionType *gradientFunctionType(const DerivativeSignature &Sig) {
+  SmallVector<Type *, 8> Params = primalParams(Sig);
+  appendShadows(Sig, Params);
+  if (Sig.ReturnActive)
+    Params.push_back(Sig.Primal->getReturnType());
+  return FunctionType::get(adjointResultType(Sig), Params, false);
+}
+
+FunctionType *augmentedFunctionType(const DerivativeSignature &Sig) {
+  SmallVector<Type *, 8> Params = primalParams(Sig);
+  appendShadows(Sig, Params);
+  LLVMContext &C = Sig.Primal->getContext();
+  Params.push_back(PointerType::getUnqual(C));
+  Type *Ret = Sig.Primal->getReturnType();
+  if (Sig.ReturnActive && Ret->isPointerTy())
+    Ret = StructType::get(C, {Ret, Ret});
+  return FunctionType::get(Ret, Params, false);
+}
+
+FunctionType *adjointFunctionType(const DerivativeSignature &Sig) {
+  SmallVector<Type *, 2> Params;
+  Type *Ret = Sig.Primal->getReturnType();
+  if (Sig.ReturnActive && isDifferentiableType(Ret))
+    Params.push_back(Ret);
+  Params.push_back(PointerType::getUnqual(Sig.Primal->getContext()));
+  return FunctionType::get(adjointResultType(Sig), Params, false);
+}
+
+Function *DerivativeCache::newFunction(FunctionType *Ty, const Twine &Name,
+                                       Function *Primal) {
+  Function *F =
+      Function::Create(Ty, GlobalValue::InternalLinkage, Name, &Ctx.M);
+  F->copyAttributesFrom(Primal);
+  F->setAttributes(AttributeList::get(
+      F->getContext(), F->getAttributes().getFnAttrs(), AttributeSet(), {}));
+  F->setLinkage(GlobalValue::InternalLinkage);
+  F->setVisibility(GlobalValue::DefaultVisibility);
+  F->setComdat(nullptr);
+  F->setDSOLocal(true);
+  dropPrimalOnlyAttributes(*F);
+  Created.push_back(F);
+  ++Synthesized;
+  ++NumSynthesized;
+  return F;
+}
+
+void DerivativeCache::discard(Function *F) {
+  // The error has been reported; leave a valid, inert body behind.
+  F->deleteBody();
+  F->setLinkage(GlobalValue::ExternalLinkage);
+}
+
+Function *DerivativeCache::canonicalPrimal(Function *F) {
+  auto [It, Inserted] = Canonical.try_emplace(F, nullptr);
+  if (Inserted) {
+    It->second = createCanonicalPrimal(*F, Ctx.FAM);
+    Ctx.Diag.setOriginal(It->second, F);
+    Created.push_back(It->second);
+  }
+  return It->second;
+}
+
+Function *DerivativeCache::tangent(const DerivativeSignature &Sig) {
+  auto [It, Inserted] = Tangents.try_emplace(Sig.key(), nullptr);
+  if (!Inserted) {
+    ++Reused;
+    ++NumReused;
+    return It->second;
+  }
+  Function *F = newFunction(tangentFunctionType(Sig),
+                            Sig.Primal->getName() + ".ad.tangent", Sig.Primal);
+  It->second = F;
+  TangentBuilder Builder(Ctx, Sig, canonicalPrimal(Sig.Primal), F);
+  if (!Builder.build()) {
+    discard(F);
+    Tangents[Sig.key()] = nullptr;
+    return nullptr;
+  }
+  return F;
+}
+
+Function *DerivativeCache::gradient(const DerivativeSignature &Sig) {
+  auto [It, Inserted] = Gradients.try_emplace(Sig.key(), nullptr);
+  if (!Inserted) {
+    ++Reused;
+    ++NumReused;
+    return It->second;
+  }
+  Function *F = newFunction(gradientFunctionType(Sig),
+                            Sig.Primal->getName() + ".ad.gradient", Sig.Primal);
+  It->second = F;
+  ReverseBuilder Builder(Ctx, Sig, canonicalPrimal(Sig.Primal), F, F);
+  if (!Builder.build()) {
+    discard(F);
+    Gradients[Sig.key()] = nullptr;
+    return nullptr;
+  }
+  return F;
+}
+
+SplitDerivative DerivativeCache::split(const DerivativeSignature &Sig) {
+  auto [It, Inserted] = Splits.try_emplace(Sig.key());
+  if (!Inserted) {
+    ++Reused;
+    ++NumReused;
+    return It->second;
+  }
+  SplitDerivative S;
+  S.Augmented = newFunction(augmentedFunctionType(Sig),
+                            Sig.Primal->getName() + ".ad.augmented",
+                            Sig.Primal);
+  S.Adjoint = newFunction(adjointFunctionType(Sig),
+                          Sig.Primal->getName() + ".ad.adjoint", Sig.Primal);
+  It->second = S;
+  ReverseBuilder Builder(Ctx, Sig, canonicalPrimal(Sig.Primal), S.Augmented,
+                         S.Adjoint);
+  if (!Builder.build()) {
+    discard(S.Augmented);
+    discard(S.Adjoint);
+    Splits[Sig.key()] = SplitDerivative();
+    return SplitDerivative();
+  }
+  return S;
+}
+
+} // namespace ad

@@ -1,0 +1,74 @@
+//===- DerivativeCache.h - Each derivative synthesized once, then reused ----===//
+//
+// Maps a DerivativeSignature to the function(s) synthesized for it. A
+// function is entered before its body is built, so recursion (direct or
+// mutual) finds the derivative under construction and calls it. Canonical
+// primals are cached the same way, once per user function.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AD_MODES_DERIVATIVECACHE_H
+#define AD_MODES_DERIVATIVECACHE_H
+
+#include "driver/Diagnostics.h"
+#include "modes/DerivativeSignature.h"
+#include "runtime/RuntimeFunctions.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/IR/PassManager.h"
+
+namespace ad {
+
+struct SplitDerivative {
+  llvm::Function *Augmented = nullptr;
+  llvm::Function *Adjoint = nullptr;
+  explicit operator bool() const { return Augmented && Adjoint; }
+};
+
+/// What the builders share while differentiating one module.
+struct ADContext {
+  llvm::Module &M;
+  llvm::FunctionAnalysisManager &FAM;
+  DiagnosticReporter &Diag;
+  RuntimeFunctions Runtime;
+  class DerivativeCache *Cache;
+};
+
+class DerivativeCache {
+public:
+  explicit DerivativeCache(ADContext &Ctx) : Ctx(Ctx) {}
+
+  llvm::Function *tangent(const DerivativeSignature &Sig);
+  llvm::Function *gradient(const DerivativeSignature &Sig);
+  SplitDerivative split(const DerivativeSignature &Sig);
+
+  /// The canonical clone of a user function (see Preprocess.h).
+  llvm::Function *canonicalPrimal(llvm::Function *F);
+
+  /// Functions this cache created; the driver optimizes them at -O1 and up.
+  llvm::ArrayRef<llvm::Function *> created() const { return Created; }
+  unsigned synthesizedCount() const { return Synthesized; }
+  unsigned reusedCount() const { return Reused; }
+
+private:
+  llvm::Function *newFunction(llvm::FunctionType *Ty, const llvm::Twine &Name,
+                              llvm::Function *Primal);
+  void discard(llvm::Function *F);
+
+  ADContext &Ctx;
+  llvm::StringMap<llvm::Function *> Tangents, Gradients;
+  llvm::StringMap<SplitDerivative> Splits;
+  llvm::DenseMap<llvm::Function *, llvm::Function *> Canonical;
+  llvm::SmallVector<llvm::Function *, 16> Created;
+  unsigned Synthesized = 0, Reused = 0;
+};
+
+/// The types of the synthesized functions (see DerivativeKind).
+llvm::FunctionType *tangentFunctionType(const DerivativeSignature &Sig);
+llvm::FunctionType *gradientFunctionType(const DerivativeSignature &Sig);
+llvm::FunctionType *augmentedFunctionType(const DerivativeSignature &Sig);
+llvm::FunctionType *adjointFunctionType(const DerivativeSignature &Sig);
+/// The struct of adjoints of Active arguments, or void when there is none.
+llvm::Type *adjointResultType(const DerivativeSignature &Sig);
+
+} // namespace ad
+
+#endif

@@ -1,0 +1,69 @@
+//===- DerivativeSignature.h - What distinguishes one derivative from another ===//
+//
+// A derivative is synthesized once per distinct signature and reused at every
+// call site that asks for it: the primal function, the kind of derivative and
+// the activity of every argument and of the return value.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AD_MODES_DERIVATIVESIGNATURE_H
+#define AD_MODES_DERIVATIVESIGNATURE_H
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/Function.h"
+#include <string>
+
+namespace ad {
+
+/// How one argument of a differentiated function takes part.
+enum class Activity : uint8_t {
+  Const,    ///< Not differentiated.
+  Shadowed, ///< Pointer: a shadow pointer to memory of the same shape follows.
+  Active,   ///< Floating-point value: reverse returns its adjoint, forward
+            ///< receives its tangent.
+};
+
+/// The derivative functions this plugin synthesizes.
+enum class DerivativeKind : uint8_t {
+  /// Forward mode: (primals..., tangents of non-const args...) ->
+  ///   {primal return, tangent of return} (or the primal return alone).
+  Tangent,
+  /// Reverse mode in one function, for entry-point calls:
+  ///   (primals..., shadows..., [return seed]) -> {adjoints of Active args}.
+  Gradient,
+  /// Reverse mode split in two functions, for calls inside derivatives:
+  ///   augmented: (primals..., shadows..., tape) -> primal return [+ shadow];
+  ///   adjoint:   ([return adjoint], tape) -> {adjoints of Active args}.
+  Split,
+};
+
+struct DerivativeSignature {
+  llvm::Function *Primal = nullptr;
+  DerivativeKind Kind = DerivativeKind::Gradient;
+  llvm::SmallVector<Activity, 8> Args;
+  /// The return value is differentiated: a floating-point return gets a seed
+  /// (reverse) or a tangent (forward); a pointer return gets a shadow.
+  bool ReturnActive = false;
+
+  /// A stable textual key; the cache hashes it.
+  std::string key() const {
+    std::string K = Primal->getName().str();
+    K += '|';
+    K += char('0' + unsigned(Kind));
+    K += '|';
+    for (Activity A : Args)
+      K += "csa"[unsigned(A)];
+    K += ReturnActive ? "|r" : "|-";
+    return K;
+  }
+
+  unsigned countArgs(Activity A) const {
+    unsigned N = 0;
+    for (Activity X : Args)
+      N += X == A;
+    return N;
+  }
+};
+
+} // namespace ad
+
+#endif

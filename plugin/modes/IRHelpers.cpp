@@ -1,0 +1,85 @@
+//===- IRHelpers.cpp - Small IR utilities shared by both modes --------------===//
+#include "modes/IRHelpers.h"
+
+using namespace llvm;
+
+namespace ad {
+
+bool isDifferentiableType(Type *T) {
+  if (T->isFPOrFPVectorTy())
+    return true;
+  if (auto *ST = dyn_cast<StructType>(T)) {
+    for (Type *E : ST->elements())
+      if (isDifferentiableType(E))
+        return true;
+    return false;
+  }
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return isDifferentiableType(AT->getElementType());
+  return false;
+}
+
+Value *addDerivatives(IRBuilderBase &B, Value *A, Value *Bv) {
+  Type *T = A->getType();
+  if (T->isFPOrFPVectorTy()) {
+    if (auto *C = dyn_cast<Constant>(A); C && C->isNullValue())
+      return Bv;
+    if (auto *C = dyn_cast<Constant>(Bv); C && C->isNullValue())
+      return A;
+    return B.CreateFAdd(A, Bv);
+  }
+  if (!isDifferentiableType(T))
+    return A;
+  unsigned N = isa<StructType>(T) ? T->getStructNumElements()
+                                  : T->getArrayNumElements();
+  Value *Result = A;
+  for (unsigned I = 0; I < N; ++I) {
+    Value *X = B.CreateExtractValue(A, I);
+    if (!isDifferentiableType(X->getType()))
+      continue;
+    Value *Y = B.CreateExtractValue(Bv, I);
+    Result = B.CreateInsertValue(Result, addDerivatives(B, X, Y), I);
+  }
+  return Result;
+}
+
+Constant *onesOf(Type *T) {
+  if (T->isFPOrFPVectorTy())
+    return ConstantFP::get(T, 1.0);
+  if (auto *ST = dyn_cast<StructType>(T)) {
+    SmallVector<Constant *, 4> Fields;
+    for (Type *E : ST->elements())
+      Fields.push_back(isDifferentiableType(E) ? onesOf(E)
+                                               : Constant::getNullValue(E));
+    return ConstantStruct::get(ST, Fields);
+  }
+  if (auto *AT = dyn_cast<ArrayType>(T)) {
+    SmallVector<Constant *, 4> Elts(AT->getNumElements(),
+                                    onesOf(AT->getElementType()));
+    return ConstantArray::get(AT, Elts);
+  }
+  return Constant::getNullValue(T);
+}
+
+void accumulateIntoSlot(IRBuilderBase &B, Value *Slot, Value *Delta) {
+  Value *Old = B.CreateLoad(Delta->getType(), Slot);
+  B.CreateStore(addDerivatives(B, Old, Delta), Slot);
+}
+
+void accumulateIntoMemory(IRBuilderBase &B, Value *ShadowPtr, Value *Delta) {
+  Value *Old = B.CreateLoad(Delta->getType(), ShadowPtr);
+  B.CreateStore(addDerivatives(B, Old, Delta), ShadowPtr);
+}
+
+Value *convertScalar(IRBuilderBase &B, Value *V, Type *To) {
+  Type *From = V->getType();
+  if (From == To)
+    return V;
+  if (From->isFloatingPointTy() && To->isFloatingPointTy())
+    return B.CreateFPCast(V, To);
+  if (From->isIntegerTy() && To->isIntegerTy())
+    return B.CreateZExtOrTrunc(V, To);
+  return nullptr;
+}
+
+} // namespace ad

@@ -1,0 +1,45 @@
+//===- IRHelpers.h - Small IR utilities shared by both modes ----------------===//
+//
+// Derivatives flow through floating-point scalars, vectors of them and
+// aggregates that contain them ("differentiable types"). These helpers build
+// zeros, sums and scaled values of any such type, so the mode builders never
+// special-case a struct or vector.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AD_MODES_IRHELPERS_H
+#define AD_MODES_IRHELPERS_H
+
+#include "llvm/IR/IRBuilder.h"
+
+namespace ad {
+
+/// A type that carries derivatives: FP, vector of FP, or an aggregate that
+/// contains one.
+bool isDifferentiableType(llvm::Type *T);
+
+/// a + b, leaf by leaf; non-FP leaves keep a's value.
+llvm::Value *addDerivatives(llvm::IRBuilderBase &B, llvm::Value *A,
+                            llvm::Value *Bv);
+
+/// The all-ones seed of a differentiable type (1.0 in every FP leaf).
+llvm::Constant *onesOf(llvm::Type *T);
+
+/// Accumulates \p Delta into the slot \p Slot (an alloca of Delta's type).
+void accumulateIntoSlot(llvm::IRBuilderBase &B, llvm::Value *Slot,
+                        llvm::Value *Delta);
+
+/// Adds \p Delta into the shadow memory at \p ShadowPtr. The single place
+/// where reverse mode writes adjoints to memory, so that it can later become
+/// an atomic add or a reduction for parallel code.
+void accumulateIntoMemory(llvm::IRBuilderBase &B, llvm::Value *ShadowPtr,
+                          llvm::Value *Delta);
+
+/// Converts a value between FP widths (fpext/fptrunc) or integer widths;
+/// returns V unchanged when the types already agree, nullptr when no
+/// conversion applies.
+llvm::Value *convertScalar(llvm::IRBuilderBase &B, llvm::Value *V,
+                           llvm::Type *To);
+
+} // namespace ad
+
+#endif

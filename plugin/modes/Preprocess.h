@@ -1,0 +1,27 @@
+//===- Preprocess.h - The canonical primal that derivatives are built from --===//
+//
+// Derivatives are built from a private clone of the user's function, put in a
+// canonical form first: scalars promoted out of allocas (so that -O0 code
+// differentiates as well as -O2 code), one return block, no optnone. The
+// user's function itself is never changed.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AD_MODES_PREPROCESS_H
+#define AD_MODES_PREPROCESS_H
+
+#include "llvm/IR/PassManager.h"
+
+namespace ad {
+
+/// Clones \p F into the module as an internal function in canonical form.
+llvm::Function *createCanonicalPrimal(llvm::Function &F,
+                                      llvm::FunctionAnalysisManager &FAM);
+
+/// Removes function attributes that would let the optimizer assume a
+/// derivative does what the primal does (touch only argument memory, never
+/// free, ...): a derivative also writes shadows and allocates.
+void dropPrimalOnlyAttributes(llvm::Function &F);
+
+} // namespace ad
+
+#endif

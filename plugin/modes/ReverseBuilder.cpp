@@ -1,0 +1,634 @@
+//===- ReverseBuilder.cpp - Reverse mode: structure and forward sweep -------===//
+#include "modes/ReverseBuilder.h"
+#include "analysis/MemoryLayout.h"
+#include "modes/IRHelpers.h"
+#include "modes/Preprocess.h"
+#include "rules/KnownFunctions.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+using namespace llvm;
+
+namespace ad {
+
+/// The primal values one forward block saves for its reverse block: pushed
+/// as one record when the forward block ends, popped when the reverse block
+/// starts.
+struct ReverseBuilder::BlockRecord {
+  CallInst *Pop = nullptr;        ///< In the reverse block; size set at the end.
+  Instruction *LastLoad = nullptr; ///< Where the next field load goes.
+  SmallVector<std::pair<Value *, uint64_t>, 8> Fields; ///< (forward value, offset)
+  DenseMap<Value *, Value *> Loaded; ///< forward value -> reverse value
+  uint64_t Size = 0;
+};
+
+ReverseBuilder::ReverseBuilder(ADContext &Ctx, const DerivativeSignature &Sig,
+                               Function *Primal, Function *Forward,
+                               Function *Reverse)
+    : Ctx(Ctx), Sig(Sig), Primal(Primal), FwdF(Forward), RevF(Reverse),
+      Combined(Forward == Reverse), AA(*Primal, Sig.Args), DT(*Primal),
+      LI(DT), B(Ctx.M.getContext()) {}
+
+ReverseBuilder::~ReverseBuilder() {
+  for (auto &[BB, R] : Records)
+    delete R;
+}
+
+bool ReverseBuilder::build() {
+  for (BasicBlock &BB : *Primal)
+    if (isa<ReturnInst>(BB.getTerminator())) {
+      if (ReturnBlock) {
+        Ctx.Diag.error(*Primal, "function has several return blocks",
+                       "this is an internal error; please report it");
+        return false;
+      }
+      ReturnBlock = &BB;
+    }
+  if (!ReturnBlock || !DT.isReachableFromEntry(ReturnBlock)) {
+    Ctx.Diag.error(*Primal, "function never returns",
+                   "differentiate a function that returns");
+    return false;
+  }
+  for (BasicBlock *BB : ReversePostOrderTraversal<Function *>(Primal))
+    LiveBlocks.push_back(BB);
+
+  if (!cloneForward())
+    return false;
+  createReverseBlocks();
+  for (BasicBlock *BB : LiveBlocks)
+    if (!buildReverseBlock(BB))
+      return false;
+  emitReverseEntryAndExit();
+  emitRecords();
+  return true;
+}
+
+// --- Forward sweep ------------------------------------------------------------
+
+bool ReverseBuilder::cloneForward() {
+  unsigned N = Primal->arg_size();
+  for (unsigned I = 0; I < N; ++I)
+    VMap[Primal->getArg(I)] = FwdF->getArg(I);
+  unsigned Next = N;
+  for (unsigned I = 0; I < N; ++I)
+    if (Sig.Args[I] == Activity::Shadowed)
+      Shadows[Primal->getArg(I)] = FwdF->getArg(Next++);
+
+  AttributeList Saved = FwdF->getAttributes();
+  SmallVector<ReturnInst *, 1> Returns;
+  CloneFunctionInto(FwdF, Primal, VMap,
+                    CloneFunctionChangeType::LocalChangesOnly, Returns);
+  FwdF->setAttributes(Saved);
+  dropPrimalOnlyAttributes(*FwdF);
+
+  BasicBlock &Entry = FwdF->getEntryBlock();
+  if (Combined) {
+    B.SetInsertPoint(&Entry, Entry.getFirstInsertionPt());
+    AllocaInst *Tape = B.CreateAlloca(Ctx.Runtime.tapeType(), nullptr, "tape");
+    B.CreateStore(Constant::getNullValue(Ctx.Runtime.tapeType()), Tape);
+    TapeFwd = TapeRev = Tape;
+    SlotInsertPt = Tape;
+  } else {
+    TapeFwd = FwdF->getArg(FwdF->arg_size() - 1);
+    TapeRev = RevF->getArg(RevF->arg_size() - 1);
+  }
+
+  for (BasicBlock *BB : LiveBlocks)
+    for (PHINode &Phi : BB->phis()) {
+      if (!AA.hasShadow(&Phi))
+        continue;
+      auto *ClonePhi = cast<PHINode>(VMap[&Phi]);
+      Shadows[&Phi] = PHINode::Create(Phi.getType(), Phi.getNumIncomingValues(),
+                                      Phi.getName() + ".shadow",
+                                      ClonePhi->getParent()->begin());
+      PendingShadowPhis.push_back(&Phi);
+    }
+  for (BasicBlock *BB : LiveBlocks)
+    for (Instruction &I : *BB)
+      if (!isa<PHINode>(I) && !forwardVisit(I))
+        return false;
+  finishShadowPhis();
+  createPredecessorIndices();
+
+  // The augmented forward sweep returns the primal result (and its shadow);
+  // the combined one continues into the reverse sweep instead (see
+  // emitReverseEntryAndExit).
+  if (!Combined && Sig.ReturnActive &&
+      Primal->getReturnType()->isPointerTy()) {
+    auto *Ret = cast<ReturnInst>(VMap[ReturnBlock->getTerminator()]);
+    B.SetInsertPoint(Ret);
+    Value *V = ReturnBlock->getTerminator()->getOperand(0);
+    Value *S = shadowInForward(V, ReturnBlock->getTerminator());
+    if (!S)
+      return false;
+    Value *Pair = PoisonValue::get(FwdF->getReturnType());
+    Pair = B.CreateInsertValue(Pair, cloneOf(V), 0);
+    Pair = B.CreateInsertValue(Pair, S, 1);
+    B.CreateRet(Pair);
+    Ret->eraseFromParent();
+  }
+  return true;
+}
+
+Value *ReverseBuilder::shadowInForward(Value *Orig, Instruction *User) {
+  if (Value *S = Shadows.lookup(Orig))
+    return S;
+  if (isa<ConstantPointerNull>(Orig))
+    return Orig;
+  if (isa<UndefValue>(Orig))
+    return PoisonValue::get(Orig->getType());
+  Ctx.Diag.error(User,
+                 "pointer '" + Orig->getName() +
+                     "' may point to differentiated memory but has no shadow",
+                 "pass differentiated pointers as __ad_dup arguments, not "
+                 "through globals or integers");
+  return nullptr;
+}
+
+bool ReverseBuilder::forwardShadowCopy(Instruction &I) {
+  auto *Clone = cast<Instruction>(VMap[&I]);
+  Instruction *S = Clone->clone();
+  for (unsigned K = 0; K < I.getNumOperands(); ++K) {
+    Value *Op = I.getOperand(K);
+    if (!Op->getType()->isPtrOrPtrVectorTy())
+      continue;
+    Value *Shadow = shadowInForward(Op, &I);
+    if (!Shadow)
+      return false;
+    S->setOperand(K, Shadow);
+  }
+  S->setName(I.getName() + ".shadow");
+  S->insertAfter(Clone->getIterator());
+  Shadows[&I] = S;
+  return true;
+}
+
+bool ReverseBuilder::forwardVisit(Instruction &I) {
+  auto *Clone = cast<Instruction>(VMap[&I]);
+  if (!I.isTerminator())
+    B.SetInsertPoint(Clone->getNextNode());
+
+  if (auto *Call = dyn_cast<CallBase>(&I))
+    return forwardCall(*Call);
+
+  if (auto *SI = dyn_cast<StoreInst>(&I)) {
+    Value *Ptr = SI->getPointerOperand(), *Val = SI->getValueOperand();
+    bool ValActive = AA.isVaried(Val) || AA.hasShadow(Val);
+    if (!AA.hasShadow(Ptr)) {
+      if (!ValActive)
+        return true;
+      Ctx.Diag.error(&I,
+                     "a differentiated value is stored to memory that has no "
+                     "shadow, so its derivative would be lost",
+                     "pass that memory as an __ad_dup argument instead of "
+                     "__ad_const or a global");
+      return false;
+    }
+    if (!Val->getType()->isPointerTy())
+      return true;
+    // A pointer stored in differentiated memory: its shadow goes to the
+    // same place in the shadow memory.
+    Value *SP = shadowInForward(Ptr, &I);
+    Value *SV = AA.hasShadow(Val) ? shadowInForward(Val, &I)
+                                        : Constant::getNullValue(Val->getType());
+    if (!SP || !SV)
+      return false;
+    B.CreateAlignedStore(SV, SP, SI->getAlign(), SI->isVolatile());
+    return true;
+  }
+
+  if (!AA.hasShadow(&I))
+    return true;
+
+  if (auto *AI = dyn_cast<AllocaInst>(&I)) {
+    const DataLayout &DL = Ctx.M.getDataLayout();
+    Value *Count = B.CreateZExtOrTrunc(cloneOf(AI->getArraySize()),
+                                       B.getInt64Ty());
+    Value *Size = B.CreateMul(
+        Count, B.getInt64(DL.getTypeAllocSize(AI->getAllocatedType())));
+    if (Combined && AI->isStaticAlloca()) {
+      auto *S = cast<AllocaInst>(Clone->clone());
+      S->insertAfter(Clone->getIterator());
+      S->setName(I.getName() + ".shadow");
+      B.CreateMemSet(S, B.getInt8(0), Size, AI->getAlign());
+      Shadows[&I] = S;
+    } else {
+      // The adjoint function outlives the forward sweep's frame.
+      Shadows[&I] = B.CreateCall(Ctx.Runtime.calloc(), {B.getInt64(1), Size},
+                                 I.getName() + ".shadow");
+      HeapShadows.insert(&I);
+    }
+    return true;
+  }
+
+  if (auto *LI = dyn_cast<LoadInst>(&I)) {
+    Value *SP = shadowInForward(LI->getPointerOperand(), &I);
+    if (!SP)
+      return false;
+    Shadows[&I] = B.CreateAlignedLoad(I.getType(), SP, LI->getAlign(),
+                                      LI->isVolatile(), I.getName() + ".shadow");
+    return true;
+  }
+
+  if (isa<GetElementPtrInst>(I) || isa<CastInst>(I) || isa<SelectInst>(I) ||
+      isa<FreezeInst>(I))
+    return forwardShadowCopy(I);
+
+  if (I.getType()->isPointerTy()) {
+    Ctx.Diag.error(&I,
+                   Twine("cannot compute the shadow of a pointer produced by '") +
+                       I.getOpcodeName() + "'",
+                   "compute pointers with ordinary indexing");
+    return false;
+  }
+  return true;
+}
+
+bool ReverseBuilder::forwardCall(CallBase &I) {
+  CalleeInfo Info = classifyCallee(I);
+  RuntimeFunctions &RT = Ctx.Runtime;
+  switch (Info.Kind) {
+  case CalleeKind::NoEffect:
+  case CalleeKind::Inactive:
+  case CalleeKind::Math:
+  case CalleeKind::Free:
+  case CalleeKind::MemSet:
+    return true;
+  case CalleeKind::Malloc:
+  case CalleeKind::Calloc: {
+    bool IsCalloc = Info.Kind == CalleeKind::Calloc;
+    Value *Count = IsCalloc ? cloneOf(I.getArgOperand(0))
+                            : static_cast<Value *>(B.getInt64(1));
+    Value *Size = cloneOf(I.getArgOperand(IsCalloc ? 1 : 0));
+    Shadows[&I] = B.CreateCall(RT.calloc(), {Count, Size}, "shadow.alloc");
+    HeapShadows.insert(&I);
+    return true;
+  }
+  case CalleeKind::Realloc: {
+    // A fresh zeroed shadow holding a copy of the old shadow's bytes (the
+    // pointer shadows it may hold); the old shadow stays alive for the
+    // reverse sweep, which moves adjoints back into it.
+    Value *Old = shadowInForward(I.getArgOperand(0), &I);
+    if (!Old)
+      return false;
+    Value *Size = cloneOf(I.getArgOperand(1));
+    Value *New = B.CreateCall(RT.calloc(), {B.getInt64(1), Size},
+                              "shadow.realloc");
+    Value *OldSize = B.CreateCall(RT.mallocUsableSize(), {Old});
+    Value *Keep = B.CreateBinaryIntrinsic(Intrinsic::umin, OldSize, Size);
+    B.CreateMemCpy(New, MaybeAlign(), Old, MaybeAlign(), Keep);
+    Shadows[&I] = New;
+    HeapShadows.insert(&I);
+    return true;
+  }
+  case CalleeKind::MemCopy: {
+    Value *Dst = I.getArgOperand(0), *Src = I.getArgOperand(1);
+    bool DstS = AA.hasShadow(Dst), SrcS = AA.hasShadow(Src);
+    if (!DstS && !SrcS)
+      return true;
+    auto Layout = deduceMemoryLayout(Ctx.M.getDataLayout(), Dst, Src);
+    if (!Layout) {
+      Ctx.Diag.error(&I,
+                     "cannot tell which bytes of this memory copy hold "
+                     "floating-point data",
+                     "copy typed elements (assign or index) instead of raw "
+                     "bytes");
+      return false;
+    }
+    if (!DstS) {
+      if (Layout->Floats.empty())
+        return true;
+      Ctx.Diag.error(&I,
+                     "differentiated memory is copied into memory that has no "
+                     "shadow",
+                     "give the destination a shadow (pass it as __ad_dup)");
+      return false;
+    }
+    if (SrcS && Layout->HasPointers) {
+      auto *Copy = cast<CallBase>(cast<CallBase>(VMap[&I])->clone());
+      Copy->setArgOperand(0, shadowInForward(Dst, &I));
+      Copy->setArgOperand(1, shadowInForward(Src, &I));
+      B.Insert(Copy);
+    }
+    return true;
+  }
+  case CalleeKind::Defined: {
+    DerivativeSignature Callee;
+    Callee.Primal = I.getCalledFunction();
+    Callee.Kind = DerivativeKind::Split;
+    bool Any = false;
+    for (const Use &U : I.args()) {
+      Activity A = Activity::Const;
+      if (U->getType()->isPointerTy() && AA.hasShadow(U))
+        A = Activity::Shadowed;
+      else if (AA.isVaried(U))
+        A = Activity::Active;
+      Any |= A != Activity::Const;
+      Callee.Args.push_back(A);
+    }
+    if (!Any)
+      return true;
+    Type *RetTy = I.getType();
+    Callee.ReturnActive =
+        (isDifferentiableType(RetTy) && AA.isVaried(&I)) ||
+        (RetTy->isPointerTy() && AA.hasShadow(&I));
+    SplitDerivative D = Ctx.Cache->split(Callee);
+    if (!D)
+      return false;
+    auto *Clone = cast<CallBase>(VMap[&I]);
+    SmallVector<Value *, 8> Args(Clone->args());
+    for (auto [U, A] : zip(I.args(), Callee.Args))
+      if (A == Activity::Shadowed) {
+        Value *S = shadowInForward(U, &I);
+        if (!S)
+          return false;
+        Args.push_back(S);
+      }
+    Args.push_back(TapeFwd);
+    B.SetInsertPoint(Clone);
+    CallInst *New = B.CreateCall(D.Augmented, Args);
+    New->setDebugLoc(Clone->getDebugLoc());
+    Value *Result = New;
+    if (Callee.ReturnActive && RetTy->isPointerTy()) {
+      Result = B.CreateExtractValue(New, 0);
+      Shadows[&I] = B.CreateExtractValue(New, 1, I.getName() + ".shadow");
+    }
+    Clone->replaceAllUsesWith(Result);
+    Clone->eraseFromParent();
+    return true;
+  }
+  case CalleeKind::Unknown:
+    break;
+  }
+  bool Active = AA.isVaried(&I) || AA.hasShadow(&I);
+  for (const Use &U : I.args())
+    Active |= AA.isVaried(U) || AA.hasShadow(U);
+  if (!Active)
+    return true;
+  Function *Callee = I.getCalledFunction();
+  Ctx.Diag.error(&I,
+                 Callee ? "call to '" + Callee->getName() +
+                              "', which has no body and no derivative rule"
+                        : Twine("indirect call or inline assembly with "
+                                "differentiated arguments"),
+                 "define the function in this module, or call it only with "
+                 "__ad_const data");
+  return false;
+}
+
+void ReverseBuilder::finishShadowPhis() {
+  for (PHINode *Phi : PendingShadowPhis) {
+    auto *S = cast<PHINode>(Shadows[Phi]);
+    for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K) {
+      Value *In = Phi->getIncomingValue(K);
+      Value *SIn = Shadows.lookup(In);
+      if (!SIn)
+        SIn = isa<ConstantPointerNull>(In) ? In
+                                           : PoisonValue::get(Phi->getType());
+      S->addIncoming(SIn, cast<BasicBlock>(VMap[Phi->getIncomingBlock(K)]));
+    }
+  }
+}
+
+void ReverseBuilder::createPredecessorIndices() {
+  DenseSet<BasicBlock *> Live(LiveBlocks.begin(), LiveBlocks.end());
+  for (BasicBlock *BB : LiveBlocks) {
+    SmallVector<BasicBlock *, 2> &P = Preds[BB];
+    for (BasicBlock *Pred : predecessors(BB))
+      if (Live.count(Pred) && !is_contained(P, Pred))
+        P.push_back(Pred);
+    if (P.size() < 2)
+      continue;
+    auto *CloneBB = cast<BasicBlock>(VMap[BB]);
+    Type *I32 = Type::getInt32Ty(Ctx.M.getContext());
+    PHINode *Idx = PHINode::Create(I32, P.size(), "from", CloneBB->begin());
+    for (BasicBlock *ClonePred : predecessors(CloneBB)) {
+      unsigned K = 0;
+      for (unsigned J = 0; J < P.size(); ++J)
+        if (VMap[P[J]] == ClonePred)
+          K = J;
+      Idx->addIncoming(ConstantInt::get(I32, K), ClonePred);
+    }
+    PredIndex[BB] = Idx;
+  }
+}
+
+// --- Reverse sweep structure --------------------------------------------------
+
+void ReverseBuilder::createReverseBlocks() {
+  LLVMContext &C = Ctx.M.getContext();
+  if (!Combined) {
+    RevEntry = BasicBlock::Create(C, "entry", RevF);
+    B.SetInsertPoint(RevEntry);
+    // Slots go before everything; a no-op anchor marks the spot.
+    SlotInsertPt = B.CreateAlloca(B.getInt8Ty(), nullptr, "slots.begin");
+  }
+  for (BasicBlock *BB : LiveBlocks) {
+    RevBlocks[BB] = BasicBlock::Create(C, "rev." + BB->getName(), RevF);
+    Records[BB] = new BlockRecord();
+  }
+  RevExit = BasicBlock::Create(C, "rev.exit", RevF);
+}
+
+bool ReverseBuilder::buildReverseBlock(BasicBlock *BB) {
+  CurBlock = BB;
+  B.SetInsertPoint(RevBlocks[BB]);
+  for (Instruction &I : reverse(*BB)) {
+    if (I.isTerminator() || isa<PHINode>(I))
+      continue;
+    B.SetInsertPoint(RevBlocks[BB]);
+    B.SetCurrentDebugLocation(I.getDebugLoc());
+    if (!reverseVisit(I))
+      return false;
+  }
+  B.SetInsertPoint(RevBlocks[BB]);
+  B.SetCurrentDebugLocation(DebugLoc());
+  emitReverseTerminator(BB);
+  return true;
+}
+
+void ReverseBuilder::emitReverseTerminator(BasicBlock *BB) {
+  // Adjoints of this block's phis, read before any of them is updated:
+  // phis execute in parallel.
+  SmallVector<std::pair<PHINode *, Value *>, 4> PhiAdjoints;
+  for (PHINode &Phi : BB->phis())
+    if (AA.isVaried(&Phi))
+      PhiAdjoints.push_back({&Phi, takeAdjoint(&Phi)});
+
+  auto EmitEdge = [&](BasicBlock *Pred) {
+    for (auto &[Phi, D] : PhiAdjoints)
+      addAdjoint(Phi->getIncomingValueForBlock(Pred), D);
+    B.CreateBr(RevBlocks[Pred]);
+  };
+
+  SmallVector<BasicBlock *, 2> &P = Preds[BB];
+  if (P.empty()) {
+    B.CreateBr(RevExit);
+    return;
+  }
+  if (P.size() == 1) {
+    EmitEdge(P[0]);
+    return;
+  }
+  Value *From = fromForward(PredIndex[BB], /*Direct=*/false);
+  LLVMContext &C = Ctx.M.getContext();
+  SmallVector<BasicBlock *, 4> Edges;
+  for (BasicBlock *Pred : P)
+    Edges.push_back(BasicBlock::Create(
+        C, "rev.edge." + Pred->getName() + "." + BB->getName(), RevF));
+  SwitchInst *Sw = B.CreateSwitch(From, Edges[0], P.size() - 1);
+  for (unsigned K = 1; K < P.size(); ++K)
+    Sw->addCase(B.getInt32(K), Edges[K]);
+  for (unsigned K = 0; K < P.size(); ++K) {
+    B.SetInsertPoint(Edges[K]);
+    EmitEdge(P[K]);
+  }
+}
+
+void ReverseBuilder::emitReverseEntryAndExit() {
+  // Where the reverse sweep starts: seed the returned value's adjoint.
+  Instruction *PrimalRet = ReturnBlock->getTerminator();
+  Value *Seed = nullptr;
+  if (Sig.ReturnActive && isDifferentiableType(Primal->getReturnType()))
+    Seed = Combined ? RevF->getArg(RevF->arg_size() - 1) : RevF->getArg(0);
+  if (Combined) {
+    auto *Ret = cast<Instruction>(VMap[PrimalRet]);
+    B.SetInsertPoint(Ret);
+    if (Seed)
+      addAdjoint(PrimalRet->getOperand(0), Seed);
+    B.CreateBr(RevBlocks[ReturnBlock]);
+    Ret->eraseFromParent();
+  } else {
+    B.SetInsertPoint(RevEntry);
+    if (Seed)
+      addAdjoint(PrimalRet->getOperand(0), Seed);
+    B.CreateBr(RevBlocks[ReturnBlock]);
+  }
+
+  // Where it ends: return the adjoints of the active arguments.
+  B.SetInsertPoint(RevExit);
+  Value *Result = nullptr;
+  Type *RetTy = RevF->getReturnType();
+  if (!RetTy->isVoidTy()) {
+    Result = PoisonValue::get(RetTy);
+    unsigned Field = 0;
+    for (auto [Arg, Act] : zip(Primal->args(), Sig.Args))
+      if (Act == Activity::Active)
+        Result = B.CreateInsertValue(Result, takeAdjoint(&Arg), Field++);
+  }
+  if (Combined)
+    B.CreateCall(Ctx.Runtime.tapeFree(), {TapeRev});
+  if (Result)
+    B.CreateRet(Result);
+  else
+    B.CreateRetVoid();
+}
+
+void ReverseBuilder::emitRecords() {
+  const DataLayout &DL = Ctx.M.getDataLayout();
+  for (BasicBlock *BB : LiveBlocks) {
+    BlockRecord &R = *Records[BB];
+    if (!R.Pop)
+      continue;
+    R.Pop->setArgOperand(1, B.getInt64(R.Size));
+    auto *CloneBB = cast<BasicBlock>(VMap[BB]);
+    B.SetInsertPoint(CloneBB->getTerminator());
+    Value *Rec = B.CreateCall(Ctx.Runtime.tapePush(),
+                              {TapeFwd, B.getInt64(R.Size)}, "record");
+    for (auto &[V, Offset] : R.Fields)
+      B.CreateAlignedStore(
+          V, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Rec, Offset),
+          Align(8));
+    (void)DL;
+  }
+}
+
+// --- Values in the reverse sweep -------------------------------------------
+
+bool ReverseBuilder::isDirectlyAvailable(Value *Orig) {
+  if (!Combined)
+    return false;
+  if (isa<Argument>(Orig))
+    return true;
+  auto *I = cast<Instruction>(Orig);
+  BasicBlock *BB = I->getParent();
+  return !LI.getLoopFor(BB) && DT.dominates(BB, ReturnBlock);
+}
+
+Value *ReverseBuilder::fromForward(Value *Fwd, bool Direct) {
+  if (Direct)
+    return Fwd;
+  BlockRecord &R = *Records[CurBlock];
+  if (Value *V = R.Loaded.lookup(Fwd))
+    return V;
+  IRBuilder<> PB(Ctx.M.getContext());
+  BasicBlock *RB = RevBlocks[CurBlock];
+  if (!R.Pop) {
+    PB.SetInsertPoint(RB, RB->begin());
+    R.Pop = PB.CreateCall(Ctx.Runtime.tapePop(), {TapeRev, PB.getInt64(0)},
+                          "record");
+    R.LastLoad = R.Pop;
+  }
+  const DataLayout &DL = Ctx.M.getDataLayout();
+  uint64_t Offset = R.Size;
+  R.Size += alignTo(DL.getTypeStoreSize(Fwd->getType()), 8);
+  PB.SetInsertPoint(R.LastLoad->getNextNode());
+  LoadInst *L = PB.CreateAlignedLoad(
+      Fwd->getType(),
+      PB.CreateConstInBoundsGEP1_64(PB.getInt8Ty(), R.Pop, Offset), Align(8),
+      Fwd->getName() + ".saved");
+  R.LastLoad = L;
+  R.Fields.push_back({Fwd, Offset});
+  R.Loaded[Fwd] = L;
+  return L;
+}
+
+Value *ReverseBuilder::primalInReverse(Value *Orig) {
+  if (isa<Constant>(Orig) || isa<MetadataAsValue>(Orig))
+    return Orig;
+  return fromForward(VMap[Orig], isDirectlyAvailable(Orig));
+}
+
+Value *ReverseBuilder::shadowInReverse(Value *Orig, Instruction *User) {
+  if (isa<ConstantPointerNull>(Orig))
+    return Orig;
+  Value *S = Shadows.lookup(Orig);
+  if (!S)
+    return shadowInForward(Orig, User); // Reports the error.
+  if (isa<Constant>(S))
+    return S;
+  return fromForward(S, isDirectlyAvailable(Orig));
+}
+
+// --- Adjoint slots ----------------------------------------------------------
+
+AllocaInst *ReverseBuilder::slotFor(Value *Orig) {
+  auto [It, Inserted] = Slots.try_emplace(Orig, nullptr);
+  if (Inserted) {
+    IRBuilder<> SB(SlotInsertPt->getNextNode());
+    It->second = SB.CreateAlloca(Orig->getType(), nullptr,
+                                 Orig->getName() + ".adj");
+    SB.CreateStore(Constant::getNullValue(Orig->getType()), It->second);
+  }
+  return It->second;
+}
+
+Value *ReverseBuilder::takeAdjoint(Value *Orig) {
+  if (!AA.isVaried(Orig))
+    return Constant::getNullValue(Orig->getType());
+  AllocaInst *Slot = slotFor(Orig);
+  Value *D = B.CreateLoad(Orig->getType(), Slot, Orig->getName() + ".d");
+  B.CreateStore(Constant::getNullValue(Orig->getType()), Slot);
+  return D;
+}
+
+void ReverseBuilder::addAdjoint(Value *Orig, Value *Delta) {
+  if (!AA.isVaried(Orig) || isa<Constant>(Orig))
+    return;
+  if (auto *C = dyn_cast<Constant>(Delta); C && C->isNullValue())
+    return;
+  accumulateIntoSlot(B, slotFor(Orig), Delta);
+}
+
+} // namespace ad

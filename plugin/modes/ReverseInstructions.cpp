@@ -1,0 +1,329 @@
+//===- ReverseInstructions.cpp - The adjoint of each kind of instruction ----===//
+//
+// Called for each primal instruction, last to first, with the builder at the
+// end of its reverse block. Each visitor reads the adjoint of the result
+// (resetting it) and adds the contributions to its operands' adjoints or to
+// shadow memory.
+//
+//===----------------------------------------------------------------------===//
+#include "analysis/MemoryLayout.h"
+#include "modes/IRHelpers.h"
+#include "modes/ReverseBuilder.h"
+#include "rules/KnownFunctions.h"
+#include "rules/MathRules.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace ad {
+
+/// partial * DY, skipping the multiplication by the constants 1 and -1.
+static Value *scale(IRBuilderBase &B, Value *Partial, Value *DY) {
+  if (auto *C = dyn_cast<ConstantFP>(Partial)) {
+    if (C->isExactlyValue(1.0))
+      return DY;
+    if (C->isExactlyValue(-1.0))
+      return B.CreateFNeg(DY);
+  }
+  if (auto *C = dyn_cast<Constant>(Partial))
+    if (auto *S = dyn_cast_or_null<ConstantFP>(C->getSplatValue())) {
+      if (S->isExactlyValue(1.0))
+        return DY;
+      if (S->isExactlyValue(-1.0))
+        return B.CreateFNeg(DY);
+    }
+  return B.CreateFMul(Partial, DY);
+}
+
+bool ReverseBuilder::reverseVisit(Instruction &I) {
+  if (auto *SI = dyn_cast<StoreInst>(&I))
+    return reverseStore(*SI);
+  if (auto *Call = dyn_cast<CallBase>(&I)) {
+    Value *DY = nullptr;
+    if (AA.isVaried(&I) && classifyCallee(*Call).Kind == CalleeKind::Math)
+      DY = takeAdjoint(&I);
+    return reverseCall(*Call, DY);
+  }
+  if (auto *AI = dyn_cast<AllocaInst>(&I)) {
+    if (HeapShadows.count(AI))
+      B.CreateCall(Ctx.Runtime.free(), {shadowInReverse(AI, AI)});
+    return true;
+  }
+  if (!AA.isVaried(&I))
+    return true;
+
+  Value *DY = takeAdjoint(&I);
+  if (auto *LI = dyn_cast<LoadInst>(&I)) {
+    Value *SP = shadowInReverse(LI->getPointerOperand(), &I);
+    if (!SP)
+      return false;
+    accumulateIntoMemory(B, SP, DY);
+    return true;
+  }
+  if (lookupInstructionRule(I.getOpcode()))
+    return reverseArithmetic(I, DY);
+  return reverseStructural(I, DY);
+}
+
+bool ReverseBuilder::reverseArithmetic(Instruction &I, Value *DY) {
+  const MathRule *Rule = lookupInstructionRule(I.getOpcode());
+  auto Primal = [&](int K) -> Value * {
+    return primalInReverse(K == Result ? &I : I.getOperand(K));
+  };
+  for (unsigned K = 0; K < Rule->NumDiffArgs; ++K) {
+    Value *Op = I.getOperand(K);
+    if (!AA.isVaried(Op))
+      continue;
+    if (Value *Partial = Rule->Partial(B, K, Primal))
+      addAdjoint(Op, scale(B, Partial, DY));
+  }
+  return true;
+}
+
+bool ReverseBuilder::reverseStructural(Instruction &I, Value *DY) {
+  switch (I.getOpcode()) {
+  case Instruction::FPExt:
+  case Instruction::FPTrunc:
+    addAdjoint(I.getOperand(0), B.CreateFPCast(DY, I.getOperand(0)->getType()));
+    return true;
+  case Instruction::BitCast:
+    if (isDifferentiableType(I.getOperand(0)->getType())) {
+      addAdjoint(I.getOperand(0),
+                 B.CreateBitCast(DY, I.getOperand(0)->getType()));
+      return true;
+    }
+    break;
+  case Instruction::Freeze:
+    addAdjoint(I.getOperand(0), DY);
+    return true;
+  case Instruction::Select: {
+    auto *Sel = cast<SelectInst>(&I);
+    Value *Zero = Constant::getNullValue(I.getType());
+    Value *C = primalInReverse(Sel->getCondition());
+    if (AA.isVaried(Sel->getTrueValue()))
+      addAdjoint(Sel->getTrueValue(), B.CreateSelect(C, DY, Zero));
+    if (AA.isVaried(Sel->getFalseValue()))
+      addAdjoint(Sel->getFalseValue(), B.CreateSelect(C, Zero, DY));
+    return true;
+  }
+  case Instruction::ExtractValue: {
+    auto *EV = cast<ExtractValueInst>(&I);
+    Value *Agg = EV->getAggregateOperand();
+    addAdjoint(Agg, B.CreateInsertValue(Constant::getNullValue(Agg->getType()),
+                                        DY, EV->getIndices()));
+    return true;
+  }
+  case Instruction::InsertValue: {
+    auto *IV = cast<InsertValueInst>(&I);
+    Value *Val = IV->getInsertedValueOperand();
+    if (AA.isVaried(Val))
+      addAdjoint(Val, B.CreateExtractValue(DY, IV->getIndices()));
+    addAdjoint(IV->getAggregateOperand(),
+               B.CreateInsertValue(DY, Constant::getNullValue(Val->getType()),
+                                   IV->getIndices()));
+    return true;
+  }
+  case Instruction::ExtractElement: {
+    auto *EE = cast<ExtractElementInst>(&I);
+    Value *Vec = EE->getVectorOperand();
+    Value *Idx = primalInReverse(EE->getIndexOperand());
+    addAdjoint(Vec, B.CreateInsertElement(
+                        Constant::getNullValue(Vec->getType()), DY, Idx));
+    return true;
+  }
+  case Instruction::InsertElement: {
+    auto *IE = cast<InsertElementInst>(&I);
+    Value *Idx = primalInReverse(IE->getOperand(2));
+    Value *Elt = IE->getOperand(1);
+    if (AA.isVaried(Elt))
+      addAdjoint(Elt, B.CreateExtractElement(DY, Idx));
+    addAdjoint(IE->getOperand(0),
+               B.CreateInsertElement(
+                   DY, Constant::getNullValue(Elt->getType()), Idx));
+    return true;
+  }
+  case Instruction::ShuffleVector: {
+    auto *SV = cast<ShuffleVectorInst>(&I);
+    Value *V1 = SV->getOperand(0), *V2 = SV->getOperand(1);
+    auto *InTy = cast<FixedVectorType>(V1->getType());
+    unsigned N = InTy->getNumElements();
+    Value *D1 = Constant::getNullValue(InTy), *D2 = D1;
+    ArrayRef<int> Mask = SV->getShuffleMask();
+    for (unsigned Lane = 0; Lane < Mask.size(); ++Lane) {
+      int M = Mask[Lane];
+      if (M < 0)
+        continue;
+      Value *&D = unsigned(M) < N ? D1 : D2;
+      unsigned Src = unsigned(M) % N;
+      Value *Sum = B.CreateFAdd(B.CreateExtractElement(D, Src),
+                                B.CreateExtractElement(DY, Lane));
+      D = B.CreateInsertElement(D, Sum, Src);
+    }
+    addAdjoint(V1, D1);
+    addAdjoint(V2, D2);
+    return true;
+  }
+  default:
+    break;
+  }
+  Ctx.Diag.error(&I,
+                 Twine("no derivative rule for instruction '") +
+                     I.getOpcodeName() + "'",
+                 "rewrite this operation or report it as a missing rule");
+  return false;
+}
+
+bool ReverseBuilder::reverseStore(StoreInst &I) {
+  Value *Val = I.getValueOperand(), *Ptr = I.getPointerOperand();
+  if (!isDifferentiableType(Val->getType()) || !AA.hasShadow(Ptr))
+    return true;
+  // The stored value's adjoint is what the shadow holds now; the location's
+  // previous value was overwritten, so its adjoint starts from zero.
+  Value *SP = shadowInReverse(Ptr, &I);
+  if (!SP)
+    return false;
+  Value *D = B.CreateAlignedLoad(Val->getType(), SP, I.getAlign(),
+                                 I.isVolatile());
+  B.CreateAlignedStore(Constant::getNullValue(Val->getType()), SP,
+                       I.getAlign(), I.isVolatile());
+  addAdjoint(Val, D);
+  return true;
+}
+
+bool ReverseBuilder::reverseCall(CallBase &I, Value *DY) {
+  CalleeInfo Info = classifyCallee(I);
+  switch (Info.Kind) {
+  case CalleeKind::Math: {
+    if (!DY)
+      return true;
+    auto Primal = [&](int K) -> Value * {
+      return primalInReverse(K == Result ? &I : I.getArgOperand(K));
+    };
+    for (unsigned K = 0; K < Info.Rule->NumDiffArgs; ++K) {
+      Value *Op = I.getArgOperand(K);
+      if (!AA.isVaried(Op))
+        continue;
+      if (Value *Partial = Info.Rule->Partial(B, K, Primal))
+        addAdjoint(Op, scale(B, Partial, DY));
+    }
+    return true;
+  }
+  case CalleeKind::Defined:
+    return reverseCallToDefined(I);
+  case CalleeKind::NoEffect:
+  case CalleeKind::Inactive:
+  case CalleeKind::Unknown: // Active unknown calls failed in the forward sweep.
+    return true;
+  default:
+    return reverseMemoryCall(I, unsigned(Info.Kind));
+  }
+}
+
+bool ReverseBuilder::reverseMemoryCall(CallBase &I, unsigned KindNumber) {
+  auto Kind = CalleeKind(KindNumber);
+  RuntimeFunctions &RT = Ctx.Runtime;
+  const DataLayout &DL = Ctx.M.getDataLayout();
+  switch (Kind) {
+  case CalleeKind::Malloc:
+  case CalleeKind::Calloc:
+    if (HeapShadows.count(&I))
+      B.CreateCall(RT.free(), {shadowInReverse(&I, &I)});
+    return true;
+  case CalleeKind::Realloc: {
+    Value *New = shadowInReverse(&I, &I);
+    Value *Old = shadowInReverse(I.getArgOperand(0), &I);
+    if (!New || !Old)
+      return false;
+    auto Layout = deduceMemoryLayout(DL, &I, I.getArgOperand(0));
+    if (Layout && !Layout->Floats.empty()) {
+      Value *Size = primalInReverse(I.getArgOperand(1));
+      Value *OldSize = B.CreateCall(RT.mallocUsableSize(), {Old});
+      Value *Kept = B.CreateBinaryIntrinsic(Intrinsic::umin, OldSize, Size);
+      Value *Count = B.CreateUDiv(Kept, B.getInt64(Layout->Stride));
+      for (const FloatField &F : Layout->Floats)
+        B.CreateCall(RT.memcpyAdjoint(F.Ty),
+                     {B.CreateConstGEP1_64(B.getInt8Ty(), Old, F.Offset),
+                      B.CreateConstGEP1_64(B.getInt8Ty(), New, F.Offset), Count,
+                      B.getInt64(Layout->Stride)});
+    }
+    B.CreateCall(RT.free(), {New});
+    return true;
+  }
+  case CalleeKind::MemSet: {
+    Value *Dst = I.getArgOperand(0);
+    if (!AA.hasShadow(Dst))
+      return true;
+    Value *SD = shadowInReverse(Dst, &I);
+    if (!SD)
+      return false;
+    B.CreateMemSet(SD, B.getInt8(0),
+                   primalInReverse(I.getArgOperand(2)), MaybeAlign());
+    return true;
+  }
+  case CalleeKind::MemCopy: {
+    Value *Dst = I.getArgOperand(0), *Src = I.getArgOperand(1);
+    if (!AA.hasShadow(Dst))
+      return true;
+    Value *SD = shadowInReverse(Dst, &I);
+    if (!SD)
+      return false;
+    Value *Len = primalInReverse(I.getArgOperand(2));
+    if (!AA.hasShadow(Src)) {
+      // Constant data overwrote the destination.
+      B.CreateMemSet(SD, B.getInt8(0), Len, MaybeAlign());
+      return true;
+    }
+    Value *SS = shadowInReverse(Src, &I);
+    if (!SS)
+      return false;
+    auto Layout = deduceMemoryLayout(DL, Dst, Src);
+    Value *Count = B.CreateUDiv(B.CreateZExtOrTrunc(Len, B.getInt64Ty()),
+                                B.getInt64(Layout->Stride));
+    for (const FloatField &F : Layout->Floats)
+      B.CreateCall(RT.memcpyAdjoint(F.Ty),
+                   {B.CreateConstGEP1_64(B.getInt8Ty(), SS, F.Offset),
+                    B.CreateConstGEP1_64(B.getInt8Ty(), SD, F.Offset), Count,
+                    B.getInt64(Layout->Stride)});
+    return true;
+  }
+  default:
+    return true;
+  }
+}
+
+bool ReverseBuilder::reverseCallToDefined(CallBase &I) {
+  DerivativeSignature Callee;
+  Callee.Primal = I.getCalledFunction();
+  Callee.Kind = DerivativeKind::Split;
+  bool Any = false;
+  for (const Use &U : I.args()) {
+    Activity A = Activity::Const;
+    if (U->getType()->isPointerTy() && AA.hasShadow(U))
+      A = Activity::Shadowed;
+    else if (AA.isVaried(U))
+      A = Activity::Active;
+    Any |= A != Activity::Const;
+    Callee.Args.push_back(A);
+  }
+  if (!Any)
+    return true;
+  Type *RetTy = I.getType();
+  Callee.ReturnActive =
+      (isDifferentiableType(RetTy) && AA.isVaried(&I)) ||
+      (RetTy->isPointerTy() && AA.hasShadow(&I));
+  SplitDerivative D = Ctx.Cache->split(Callee);
+  if (!D)
+    return false;
+  SmallVector<Value *, 2> Args;
+  if (Callee.ReturnActive && isDifferentiableType(RetTy))
+    Args.push_back(takeAdjoint(&I));
+  Args.push_back(TapeRev);
+  CallInst *Adjoints = B.CreateCall(D.Adjoint, Args);
+  unsigned Field = 0;
+  for (auto [U, A] : zip(I.args(), Callee.Args))
+    if (A == Activity::Active)
+      addAdjoint(U, B.CreateExtractValue(Adjoints, Field++));
+  return true;
+}
+
+} // namespace ad

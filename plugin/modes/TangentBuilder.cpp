@@ -1,0 +1,461 @@
+//===- TangentBuilder.cpp - Forward mode ------------------------------------===//
+#include "modes/TangentBuilder.h"
+#include "analysis/MemoryLayout.h"
+#include "modes/IRHelpers.h"
+#include "modes/Preprocess.h"
+#include "rules/KnownFunctions.h"
+#include "rules/MathRules.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+using namespace llvm;
+
+namespace ad {
+
+TangentBuilder::TangentBuilder(ADContext &Ctx, const DerivativeSignature &Sig,
+                               Function *Primal, Function *Tangent)
+    : Ctx(Ctx), Sig(Sig), Primal(Primal), NewF(Tangent),
+      AA(*Primal, Sig.Args), B(Ctx.M.getContext()) {}
+
+/// Clears attributes the clone inherited that no longer fit the derivative's
+/// signature (return attributes on a struct return, for instance).
+static void resetCloneAttributes(Function *F, AttributeList Saved) {
+  F->setAttributes(Saved);
+  dropPrimalOnlyAttributes(*F);
+}
+
+bool TangentBuilder::build() {
+  unsigned N = Primal->arg_size();
+  for (unsigned I = 0; I < N; ++I)
+    VMap[Primal->getArg(I)] = NewF->getArg(I);
+  unsigned Next = N;
+  for (unsigned I = 0; I < N; ++I)
+    if (Sig.Args[I] != Activity::Const)
+      Tangents[Primal->getArg(I)] = NewF->getArg(Next++);
+
+  AttributeList Saved = NewF->getAttributes();
+  SmallVector<ReturnInst *, 1> Returns;
+  CloneFunctionInto(NewF, Primal, VMap,
+                    CloneFunctionChangeType::LocalChangesOnly, Returns);
+  resetCloneAttributes(NewF, Saved);
+
+  ReversePostOrderTraversal<Function *> RPOT(Primal);
+  for (BasicBlock *BB : RPOT)
+    for (PHINode &Phi : BB->phis()) {
+      bool Varied = AA.isVaried(&Phi);
+      if (!Varied && !AA.hasShadow(&Phi))
+        continue;
+      auto *ClonePhi = cast<PHINode>(VMap[&Phi]);
+      PHINode *T = PHINode::Create(Phi.getType(), Phi.getNumIncomingValues(),
+                                   Phi.getName() + ".d",
+                                   ClonePhi->getParent()->begin());
+      Tangents[&Phi] = T;
+      PendingPhis.push_back(&Phi);
+    }
+
+  for (BasicBlock *BB : RPOT)
+    for (Instruction &I : *BB)
+      if (!isa<PHINode>(I) && !visit(I))
+        return false;
+  finishPhis();
+  rewriteReturns();
+  return true;
+}
+
+Value *TangentBuilder::tangentOf(Value *Orig) {
+  if (Value *T = Tangents.lookup(Orig))
+    return T;
+  return Constant::getNullValue(Orig->getType());
+}
+
+Value *TangentBuilder::shadowOf(Value *Orig, Instruction *User) {
+  if (Value *T = Tangents.lookup(Orig))
+    return T;
+  if (isa<ConstantPointerNull>(Orig))
+    return Orig;
+  if (isa<UndefValue>(Orig))
+    return PoisonValue::get(Orig->getType());
+  Ctx.Diag.error(User,
+                 "pointer '" + Orig->getName() +
+                     "' may point to differentiated memory but has no shadow",
+                 "pass differentiated pointers as __ad_dup arguments, not "
+                 "through globals or integers");
+  return nullptr;
+}
+
+bool TangentBuilder::visit(Instruction &I) {
+  auto *Clone = cast<Instruction>(VMap[&I]);
+  if (!I.isTerminator())
+    B.SetInsertPoint(Clone->getNextNode());
+
+  if (auto *Call = dyn_cast<CallBase>(&I))
+    return visitCall(*Call);
+  if (auto *SI = dyn_cast<StoreInst>(&I))
+    return visitStore(*SI);
+  if (auto *LI = dyn_cast<LoadInst>(&I))
+    return visitLoad(*LI);
+
+  bool Varied = AA.isVaried(&I), Shadowed = AA.hasShadow(&I);
+  if (!Varied && !Shadowed) {
+    // Bits of a float that pass through an integer (a type-punned copy)
+    // keep their tangent bits.
+    if (auto *BC = dyn_cast<BitCastInst>(&I))
+      if (Value *T = Tangents.lookup(BC->getOperand(0)))
+        Tangents[&I] = B.CreateBitCast(T, I.getType());
+    return true;
+  }
+
+  if (auto *AI = dyn_cast<AllocaInst>(&I)) {
+    auto *S = cast<AllocaInst>(Clone->clone());
+    S->insertAfter(Clone->getIterator());
+    S->setName(I.getName() + ".shadow");
+    B.SetInsertPoint(S->getNextNode());
+    const DataLayout &DL = Ctx.M.getDataLayout();
+    Value *Size = B.CreateMul(
+        B.CreateZExtOrTrunc(S->getArraySize(), B.getInt64Ty()),
+        B.getInt64(DL.getTypeAllocSize(AI->getAllocatedType())));
+    B.CreateMemSet(S, B.getInt8(0), Size, AI->getAlign());
+    Tangents[&I] = S;
+    return true;
+  }
+
+  if (Shadowed && !Varied)
+    return visitShadowCopy(I);
+
+  if (const MathRule *Rule = lookupInstructionRule(I.getOpcode())) {
+    auto Primal = [&](int K) -> Value * {
+      return K == Result ? Clone : Clone->getOperand(K);
+    };
+    Value *Sum = nullptr;
+    for (unsigned K = 0; K < Rule->NumDiffArgs; ++K) {
+      Value *Op = I.getOperand(K);
+      if (!AA.isVaried(Op))
+        continue;
+      Value *Partial = Rule->Partial(B, K, Primal);
+      if (!Partial)
+        continue;
+      Value *Term = B.CreateFMul(Partial, tangentOf(Op));
+      Sum = Sum ? B.CreateFAdd(Sum, Term) : Term;
+    }
+    Tangents[&I] = Sum ? Sum : Constant::getNullValue(I.getType());
+    return true;
+  }
+
+  switch (I.getOpcode()) {
+  case Instruction::Select:
+  case Instruction::FPExt:
+  case Instruction::FPTrunc:
+  case Instruction::ExtractElement:
+  case Instruction::InsertElement:
+  case Instruction::ShuffleVector:
+  case Instruction::ExtractValue:
+  case Instruction::InsertValue:
+  case Instruction::Freeze:
+  case Instruction::BitCast:
+    return visitLinearStructural(I);
+  default:
+    break;
+  }
+  Ctx.Diag.error(&I,
+                 Twine("no derivative rule for instruction '") +
+                     I.getOpcodeName() + "'",
+                 "rewrite this operation or report it as a missing rule");
+  return false;
+}
+
+bool TangentBuilder::visitLinearStructural(Instruction &I) {
+  auto *Clone = cast<Instruction>(VMap[&I]);
+  Instruction *T = Clone->clone();
+  for (unsigned K = 0; K < I.getNumOperands(); ++K) {
+    Value *Op = I.getOperand(K);
+    if (isa<SelectInst>(I) && K == 0)
+      continue;
+    if (isDifferentiableType(Op->getType()))
+      T->setOperand(K, tangentOf(Op));
+    else if (Op->getType()->isPointerTy() && AA.hasShadow(Op))
+      T->setOperand(K, shadowOf(Op, &I));
+  }
+  T->setName(I.getName() + ".d");
+  B.Insert(T);
+  Tangents[&I] = T;
+  return true;
+}
+
+bool TangentBuilder::visitShadowCopy(Instruction &I) {
+  auto *Clone = cast<Instruction>(VMap[&I]);
+  Instruction *S = Clone->clone();
+  for (unsigned K = 0; K < I.getNumOperands(); ++K) {
+    Value *Op = I.getOperand(K);
+    if (!Op->getType()->isPtrOrPtrVectorTy())
+      continue;
+    Value *Shadow = shadowOf(Op, &I);
+    if (!Shadow)
+      return false;
+    S->setOperand(K, Shadow);
+  }
+  S->setName(I.getName() + ".shadow");
+  B.Insert(S);
+  Tangents[&I] = S;
+  return true;
+}
+
+bool TangentBuilder::visitLoad(LoadInst &I) {
+  Value *Ptr = I.getPointerOperand();
+  if (!AA.hasShadow(Ptr))
+    return true;
+  bool Carries = AA.isVaried(&I) || AA.hasShadow(&I);
+  // An integer load from differentiated memory may be half of a type-punned
+  // copy of a float: keep its tangent bits when they are stored or cast.
+  if (!Carries && I.getType()->isIntegerTy())
+    Carries = any_of(I.users(), [](User *U) {
+      return isa<StoreInst>(U) || isa<BitCastInst>(U);
+    });
+  if (!Carries)
+    return true;
+  Value *Shadow = shadowOf(Ptr, &I);
+  if (!Shadow)
+    return false;
+  LoadInst *T = B.CreateAlignedLoad(I.getType(), Shadow, I.getAlign(),
+                                    I.isVolatile(), I.getName() + ".d");
+  Tangents[&I] = T;
+  return true;
+}
+
+bool TangentBuilder::visitStore(StoreInst &I) {
+  Value *Ptr = I.getPointerOperand(), *Val = I.getValueOperand();
+  if (!AA.hasShadow(Ptr)) {
+    if (AA.isVaried(Val) || AA.hasShadow(Val)) {
+      Ctx.Diag.error(&I,
+                     "a differentiated value is stored to memory that has no "
+                     "shadow, so its derivative would be lost",
+                     "pass that memory as an __ad_dup argument instead of "
+                     "__ad_const or a global");
+      return false;
+    }
+    return true;
+  }
+  Value *Shadow = shadowOf(Ptr, &I);
+  if (!Shadow)
+    return false;
+  Value *T;
+  if (Val->getType()->isPointerTy())
+    T = AA.hasShadow(Val) ? shadowOf(Val, &I)
+                                : Constant::getNullValue(Val->getType());
+  else
+    T = tangentOf(Val);
+  if (!T)
+    return false;
+  B.CreateAlignedStore(T, Shadow, I.getAlign(), I.isVolatile());
+  return true;
+}
+
+bool TangentBuilder::visitCall(CallBase &I) {
+  CalleeInfo Info = classifyCallee(I);
+  auto *Clone = cast<CallBase>(VMap[&I]);
+  switch (Info.Kind) {
+  case CalleeKind::NoEffect:
+  case CalleeKind::Inactive:
+    return true;
+  case CalleeKind::Math: {
+    if (!AA.isVaried(&I))
+      return true;
+    auto Primal = [&](int K) -> Value * {
+      return K == Result ? Clone : Clone->getArgOperand(K);
+    };
+    Value *Sum = nullptr;
+    for (unsigned K = 0; K < Info.Rule->NumDiffArgs; ++K) {
+      Value *Op = I.getArgOperand(K);
+      if (!AA.isVaried(Op))
+        continue;
+      Value *Partial = Info.Rule->Partial(B, K, Primal);
+      if (!Partial)
+        continue;
+      Value *Term = B.CreateFMul(Partial, tangentOf(Op));
+      Sum = Sum ? B.CreateFAdd(Sum, Term) : Term;
+    }
+    Tangents[&I] = Sum ? Sum : Constant::getNullValue(I.getType());
+    return true;
+  }
+  case CalleeKind::Defined:
+    return visitCallToDefined(I);
+  case CalleeKind::Unknown:
+    break;
+  default:
+    return visitMemoryCall(I, unsigned(Info.Kind));
+  }
+  bool Active = AA.isVaried(&I) || AA.hasShadow(&I);
+  for (const Use &U : I.args())
+    Active |= AA.isVaried(U) || AA.hasShadow(U);
+  if (!Active)
+    return true;
+  Function *Callee = I.getCalledFunction();
+  Ctx.Diag.error(&I,
+                 Callee ? "call to '" + Callee->getName() +
+                              "', which has no body and no derivative rule"
+                        : Twine("indirect call or inline assembly with "
+                                "differentiated arguments"),
+                 "define the function in this module, or call it only with "
+                 "__ad_const data");
+  return false;
+}
+
+bool TangentBuilder::visitMemoryCall(CallBase &I, unsigned KindNumber) {
+  auto Kind = CalleeKind(KindNumber);
+  RuntimeFunctions &RT = Ctx.Runtime;
+  switch (Kind) {
+  case CalleeKind::Malloc:
+  case CalleeKind::Calloc: {
+    Value *Count = Kind == CalleeKind::Calloc
+                       ? cloneOf(I.getArgOperand(0))
+                       : static_cast<Value *>(B.getInt64(1));
+    Value *Size = cloneOf(I.getArgOperand(Kind == CalleeKind::Calloc ? 1 : 0));
+    Tangents[&I] = B.CreateCall(RT.calloc(), {Count, Size}, "shadow.alloc");
+    return true;
+  }
+  case CalleeKind::Realloc: {
+    Value *Old = shadowOf(I.getArgOperand(0), &I);
+    if (!Old)
+      return false;
+    FunctionCallee Realloc = Ctx.M.getOrInsertFunction(
+        "realloc", I.getType(), I.getType(), B.getInt64Ty());
+    Tangents[&I] = B.CreateCall(Realloc, {Old, cloneOf(I.getArgOperand(1))},
+                                "shadow.realloc");
+    return true;
+  }
+  case CalleeKind::Free: {
+    Value *Ptr = I.getArgOperand(0);
+    if (!AA.hasShadow(Ptr))
+      return true;
+    Value *S = shadowOf(Ptr, &I);
+    if (!S)
+      return false;
+    B.CreateCall(RT.free(), {S});
+    return true;
+  }
+  case CalleeKind::MemCopy: {
+    Value *Dst = I.getArgOperand(0), *Src = I.getArgOperand(1);
+    bool DstS = AA.hasShadow(Dst), SrcS = AA.hasShadow(Src);
+    if (DstS && SrcS) {
+      auto *Copy = cast<CallBase>(cast<CallBase>(VMap[&I])->clone());
+      Copy->setArgOperand(0, shadowOf(Dst, &I));
+      Copy->setArgOperand(1, shadowOf(Src, &I));
+      B.Insert(Copy);
+    } else if (DstS) {
+      B.CreateMemSet(shadowOf(Dst, &I), B.getInt8(0),
+                     cloneOf(I.getArgOperand(2)), MaybeAlign());
+    } else if (SrcS) {
+      auto Layout = deduceMemoryLayout(Ctx.M.getDataLayout(), Src, Dst);
+      if (!Layout || !Layout->Floats.empty()) {
+        Ctx.Diag.error(&I,
+                       "differentiated memory is copied into memory that has "
+                       "no shadow",
+                       "give the destination a shadow (pass it as __ad_dup)");
+        return false;
+      }
+    }
+    return true;
+  }
+  case CalleeKind::MemSet: {
+    Value *Dst = I.getArgOperand(0);
+    if (AA.hasShadow(Dst))
+      B.CreateMemSet(shadowOf(Dst, &I), B.getInt8(0),
+                     cloneOf(I.getArgOperand(2)), MaybeAlign());
+    return true;
+  }
+  default:
+    return true;
+  }
+}
+
+bool TangentBuilder::visitCallToDefined(CallBase &I) {
+  DerivativeSignature Callee;
+  Callee.Primal = I.getCalledFunction();
+  Callee.Kind = DerivativeKind::Tangent;
+  bool Any = false;
+  for (const Use &U : I.args()) {
+    Activity A = Activity::Const;
+    if (U->getType()->isPointerTy() && AA.hasShadow(U))
+      A = Activity::Shadowed;
+    else if (AA.isVaried(U))
+      A = Activity::Active;
+    Any |= A != Activity::Const;
+    Callee.Args.push_back(A);
+  }
+  if (!Any)
+    return true;
+  Type *RetTy = I.getType();
+  Callee.ReturnActive =
+      (isDifferentiableType(RetTy) && AA.isVaried(&I)) ||
+      (RetTy->isPointerTy() && AA.hasShadow(&I));
+  Function *T = Ctx.Cache->tangent(Callee);
+  if (!T)
+    return false;
+
+  auto *Clone = cast<CallBase>(VMap[&I]);
+  SmallVector<Value *, 8> Args(Clone->args());
+  for (auto [U, A] : zip(I.args(), Callee.Args)) {
+    if (A == Activity::Shadowed) {
+      Value *S = shadowOf(U, &I);
+      if (!S)
+        return false;
+      Args.push_back(S);
+    } else if (A == Activity::Active) {
+      Args.push_back(tangentOf(U));
+    }
+  }
+  B.SetInsertPoint(Clone);
+  CallInst *New = B.CreateCall(T, Args);
+  New->setDebugLoc(Clone->getDebugLoc());
+  Value *PrimalResult = New;
+  if (Callee.ReturnActive) {
+    PrimalResult = B.CreateExtractValue(New, 0);
+    Tangents[&I] = B.CreateExtractValue(New, 1, I.getName() + ".d");
+  }
+  Clone->replaceAllUsesWith(PrimalResult);
+  Clone->eraseFromParent();
+  return true;
+}
+
+void TangentBuilder::finishPhis() {
+  for (PHINode *Phi : PendingPhis) {
+    auto *T = cast<PHINode>(Tangents[Phi]);
+    for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K) {
+      Value *In = Phi->getIncomingValue(K);
+      Value *TIn;
+      if (Phi->getType()->isPointerTy())
+        TIn = AA.hasShadow(In) || isa<Constant>(In)
+                  ? shadowOf(In, Phi)
+                  : nullptr;
+      else
+        TIn = tangentOf(In);
+      if (!TIn)
+        TIn = PoisonValue::get(Phi->getType());
+      T->addIncoming(TIn, cast<BasicBlock>(VMap[Phi->getIncomingBlock(K)]));
+    }
+  }
+}
+
+void TangentBuilder::rewriteReturns() {
+  if (!Sig.ReturnActive)
+    return;
+  for (BasicBlock &BB : *Primal) {
+    auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator());
+    if (!Ret)
+      continue;
+    auto *CloneRet = cast<ReturnInst>(VMap[Ret]);
+    B.SetInsertPoint(CloneRet);
+    Value *V = Ret->getReturnValue();
+    Value *T = V->getType()->isPointerTy() ? shadowOf(V, Ret) : tangentOf(V);
+    if (!T)
+      T = Constant::getNullValue(V->getType());
+    Value *Pair = PoisonValue::get(NewF->getReturnType());
+    Pair = B.CreateInsertValue(Pair, cloneOf(V), 0);
+    Pair = B.CreateInsertValue(Pair, T, 1);
+    B.CreateRet(Pair);
+    CloneRet->eraseFromParent();
+  }
+}
+
+} // namespace ad

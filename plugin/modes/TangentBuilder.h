@@ -1,0 +1,62 @@
+//===- TangentBuilder.h - Forward mode: the tangent of a function -----------===//
+//
+// Builds the tangent function of a canonical primal: the primal is cloned,
+// and after every cloned instruction that carries a derivative the builder
+// emits the instruction's tangent (its linearization applied to the operands'
+// tangents). Pointers get shadows that hold the tangents of the memory they
+// point to; memory operations are mirrored on the shadows; calls to defined
+// functions call their tangents, built through the cache.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AD_MODES_TANGENTBUILDER_H
+#define AD_MODES_TANGENTBUILDER_H
+
+#include "analysis/ActivityAnalysis.h"
+#include "modes/DerivativeCache.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+namespace ad {
+
+class TangentBuilder {
+public:
+  TangentBuilder(ADContext &Ctx, const DerivativeSignature &Sig,
+                 llvm::Function *Primal, llvm::Function *Tangent);
+  /// False after reporting an error.
+  bool build();
+
+private:
+  /// The tangent (or shadow, for a pointer) of a primal value, in the new
+  /// function; zero for values that carry no derivative.
+  llvm::Value *tangentOf(llvm::Value *Orig);
+  /// The shadow of a primal pointer; nullptr (after an error) if none.
+  llvm::Value *shadowOf(llvm::Value *Orig, llvm::Instruction *User);
+  llvm::Value *cloneOf(llvm::Value *Orig) {
+    return llvm::isa<llvm::Constant>(Orig) ? Orig : static_cast<llvm::Value *>(VMap[Orig]);
+  }
+
+  bool visit(llvm::Instruction &Orig);
+  bool visitCall(llvm::CallBase &Orig);
+  bool visitCallToDefined(llvm::CallBase &Orig);
+  bool visitMemoryCall(llvm::CallBase &Orig, unsigned Kind);
+  bool visitStore(llvm::StoreInst &Orig);
+  bool visitLoad(llvm::LoadInst &Orig);
+  /// Pointer-producing instructions: the same instruction on the shadows.
+  bool visitShadowCopy(llvm::Instruction &Orig);
+  bool visitLinearStructural(llvm::Instruction &Orig);
+  void finishPhis();
+  void rewriteReturns();
+
+  ADContext &Ctx;
+  const DerivativeSignature &Sig;
+  llvm::Function *Primal, *NewF;
+  ActivityAnalysis AA;
+  llvm::ValueToValueMapTy VMap;
+  llvm::DenseMap<const llvm::Value *, llvm::Value *> Tangents;
+  llvm::SmallVector<llvm::PHINode *, 8> PendingPhis;
+  llvm::IRBuilder<> B;
+};
+
+} // namespace ad
+
+#endif

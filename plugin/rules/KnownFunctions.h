@@ -1,0 +1,43 @@
+//===- KnownFunctions.h - What a called function means to differentiation --===//
+//
+// Every call in a differentiated function is classified once by looking its
+// callee up in hash tables: a math function (see MathRules.h), an allocator,
+// a memory transfer, a function known to carry no derivative (I/O, clocks,
+// random numbers), an intrinsic with no effect on values, or a function whose
+// body we differentiate. The mode builders switch on the kind and never test
+// names themselves.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AD_RULES_KNOWNFUNCTIONS_H
+#define AD_RULES_KNOWNFUNCTIONS_H
+
+#include "llvm/IR/InstrTypes.h"
+
+namespace ad {
+
+struct MathRule;
+
+enum class CalleeKind : uint8_t {
+  NoEffect,  ///< Debug info, lifetime markers, assumptions: clone, no derivative.
+  Inactive,  ///< Known to carry no derivative (printf, rand, clock, ...).
+  Math,      ///< A math function with a rule.
+  Malloc,    ///< Returns fresh memory of size argument 0 (malloc, new).
+  Calloc,    ///< calloc(count, size).
+  Realloc,   ///< realloc(ptr, size).
+  Free,      ///< free(ptr), delete.
+  MemCopy,   ///< memcpy/memmove(dst, src, size).
+  MemSet,    ///< memset(dst, byte, size).
+  Defined,   ///< A function with a body we differentiate recursively.
+  Unknown,   ///< A declaration with no rule, an indirect call, inline asm.
+};
+
+struct CalleeInfo {
+  CalleeKind Kind = CalleeKind::Unknown;
+  const MathRule *Rule = nullptr; ///< Set for Math.
+};
+
+CalleeInfo classifyCallee(const llvm::CallBase &Call);
+
+} // namespace ad
+
+#endif

@@ -1,0 +1,74 @@
+# -*- Python -*-
+# lit configuration of the ADPlugin test suite.
+#
+# Tests live in the source tree (test/IR, test/Integration, test/Diagnostics);
+# lit runs them from the build tree, whose generated lit.site.cfg.py sets the
+# paths used below. Substitutions a RUN line may use:
+#
+#   %clang_ad    clang-22 with the plugin and -I<src>/include
+#   %clangxx_ad  clang++ (LLVM 22) with the plugin and -I<src>/include
+#   %opt_ad      opt-22 with the plugin loaded (add -passes=ad yourself)
+#   %run         valgrind (leak and memory errors fail the test), or nothing
+#                when valgrind is missing or AD_NO_VALGRIND is set
+#   %plugin      path of ADPlugin.so
+#   %src         the source root
+
+import os
+import shutil
+
+import lit.formats
+
+config.name = "ADPlugin"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".ll", ".c", ".cpp"]
+# Inputs/ holds files that tests use but that are not tests themselves.
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+
+config.test_source_root = os.path.join(config.ad_source_root, "test")
+config.test_exec_root = os.path.join(config.ad_binary_root, "test")
+
+# LLVM 22's tools (FileCheck, not, opt, clang) come before anything else.
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, config.environment.get("PATH", "")]
+)
+
+
+def tool(name):
+    """The LLVM 22 tool `name`, as a full path."""
+    path = os.path.join(config.llvm_tools_dir, name)
+    if not os.path.exists(path):
+        lit_config.fatal("missing LLVM 22 tool: " + path)
+    return path
+
+
+include_dir = os.path.join(config.ad_source_root, "include")
+plugin_flags = "-fpass-plugin={} -I{}".format(config.ad_plugin, include_dir)
+
+valgrind = shutil.which("valgrind")
+if valgrind and "AD_NO_VALGRIND" not in os.environ:
+    run_prefix = (
+        valgrind + " -q --error-exitcode=99 --leak-check=full"
+        " --errors-for-leak-kinds=definite,indirect"
+    )
+    config.available_features.add("valgrind")
+else:
+    run_prefix = ""
+
+# Order matters only where one name is a prefix of another; none of these is,
+# and lit applies them before its own (%s, %p, %t), so %src and %plugin are safe.
+config.substitutions.append(("%clang_ad", tool("clang-22") + " " + plugin_flags))
+config.substitutions.append(("%clangxx_ad", tool("clang++") + " " + plugin_flags))
+config.substitutions.append(
+    ("%opt_ad", tool("opt") + " -load-pass-plugin=" + config.ad_plugin)
+)
+config.substitutions.append(("%run", run_prefix))
+config.substitutions.append(("%plugin", config.ad_plugin))
+config.substitutions.append(("%src", config.ad_source_root))
+
+# Optional frontends, for tests of IR from other languages (REQUIRES: rustc).
+for feature, program in [("rustc", "rustc"), ("flang", "flang-22")]:
+    if shutil.which(program, path=config.environment["PATH"]):
+        config.available_features.add(feature)
+
+if not os.path.exists(config.ad_plugin):
+    lit_config.warning("plugin not built yet: " + config.ad_plugin)
