@@ -78,6 +78,10 @@ bool ActivityAnalysis::visit(const Instruction &I) {
         AnyVaried |= isVaried(Call->getArgOperand(A));
       return AnyVaried && markVaried(Call);
     }
+    case CalleeKind::FAddReduction:
+      return (isVaried(Call->getArgOperand(0)) ||
+              isVaried(Call->getArgOperand(1))) &&
+             markVaried(Call);
     case CalleeKind::Defined: {
       bool AnyActive = false, AnyShadow = false;
       for (const Use &U : Call->args()) {

@@ -1,5 +1,6 @@
 //===- MemoryLayout.cpp - Where the floating-point data sits in raw memory --===//
 #include "analysis/MemoryLayout.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -62,7 +63,11 @@ Type *typeFromDefinition(const Value *P) {
   return nullptr;
 }
 
-Type *typeFromUses(const Value *P) {
+/// Looks at how the pointer is used: loads, stores and GEPs through it, also
+/// after it flows through phis and selects (a buffer grown in a loop).
+Type *typeFromUses(const Value *P, SmallPtrSetImpl<const Value *> &Seen) {
+  if (!Seen.insert(P).second || Seen.size() > 64)
+    return nullptr;
   for (const User *U : P->users()) {
     if (auto *LI = dyn_cast<LoadInst>(U))
       if (informative(LI->getType()))
@@ -76,6 +81,15 @@ Type *typeFromUses(const Value *P) {
           informative(GEP->getSourceElementType()))
         return GEP->getSourceElementType();
   }
+  for (const User *U : P->users())
+    if (isa<PHINode>(U) || isa<SelectInst>(U))
+      if (Type *T = typeFromUses(U, Seen))
+        return T;
+  // The values flowing into a phi are the same memory.
+  if (auto *Phi = dyn_cast<PHINode>(P))
+    for (const Value *In : Phi->incoming_values())
+      if (Type *T = typeFromUses(In, Seen))
+        return T;
   return nullptr;
 }
 
@@ -84,7 +98,8 @@ Type *deduceType(const Value *P) {
     return nullptr;
   if (Type *T = typeFromDefinition(P); T && informative(T))
     return T;
-  if (Type *T = typeFromUses(P))
+  SmallPtrSet<const Value *, 16> Seen;
+  if (Type *T = typeFromUses(P, Seen))
     return T;
   return nullptr;
 }

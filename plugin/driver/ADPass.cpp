@@ -15,6 +15,7 @@
 #include "driver/EntryPointCall.h"
 #include "modes/DerivativeCache.h"
 #include "modes/IRHelpers.h"
+#include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -187,6 +188,9 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
       F->eraseFromParent();
       continue;
     }
+    // Derivatives are new code with no source of their own; their clones of
+    // the primal's debug scopes would not describe them faithfully.
+    stripDebugInfo(*F);
     NewFunctions.push_back(F);
   }
 

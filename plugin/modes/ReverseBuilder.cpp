@@ -252,6 +252,7 @@ bool ReverseBuilder::forwardCall(CallBase &I) {
   case CalleeKind::NoEffect:
   case CalleeKind::Inactive:
   case CalleeKind::Math:
+  case CalleeKind::FAddReduction:
   case CalleeKind::Free:
   case CalleeKind::MemSet:
     return true;
@@ -573,7 +574,7 @@ Value *ReverseBuilder::fromForward(Value *Fwd, bool Direct) {
   const DataLayout &DL = Ctx.M.getDataLayout();
   uint64_t Offset = R.Size;
   R.Size += alignTo(DL.getTypeStoreSize(Fwd->getType()), 8);
-  PB.SetInsertPoint(R.LastLoad->getNextNode());
+  PB.SetInsertPoint(RB, std::next(R.LastLoad->getIterator()));
   LoadInst *L = PB.CreateAlignedLoad(
       Fwd->getType(),
       PB.CreateConstInBoundsGEP1_64(PB.getInt8Ty(), R.Pop, Offset), Align(8),
@@ -606,7 +607,8 @@ Value *ReverseBuilder::shadowInReverse(Value *Orig, Instruction *User) {
 AllocaInst *ReverseBuilder::slotFor(Value *Orig) {
   auto [It, Inserted] = Slots.try_emplace(Orig, nullptr);
   if (Inserted) {
-    IRBuilder<> SB(SlotInsertPt->getNextNode());
+    IRBuilder<> SB(SlotInsertPt->getParent(),
+                   std::next(SlotInsertPt->getIterator()));
     It->second = SB.CreateAlloca(Orig->getType(), nullptr,
                                  Orig->getName() + ".adj");
     SB.CreateStore(Constant::getNullValue(Orig->getType()), It->second);

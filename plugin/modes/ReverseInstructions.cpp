@@ -40,7 +40,9 @@ bool ReverseBuilder::reverseVisit(Instruction &I) {
     return reverseStore(*SI);
   if (auto *Call = dyn_cast<CallBase>(&I)) {
     Value *DY = nullptr;
-    if (AA.isVaried(&I) && classifyCallee(*Call).Kind == CalleeKind::Math)
+    CalleeKind Kind = classifyCallee(*Call).Kind;
+    if (AA.isVaried(&I) &&
+        (Kind == CalleeKind::Math || Kind == CalleeKind::FAddReduction))
       DY = takeAdjoint(&I);
     return reverseCall(*Call, DY);
   }
@@ -208,6 +210,16 @@ bool ReverseBuilder::reverseCall(CallBase &I, Value *DY) {
     }
     return true;
   }
+  case CalleeKind::FAddReduction: {
+    // Every lane and the start value contribute with weight 1.
+    if (!DY)
+      return true;
+    Value *Vec = I.getArgOperand(1);
+    addAdjoint(I.getArgOperand(0), DY);
+    auto *VT = cast<FixedVectorType>(Vec->getType());
+    addAdjoint(Vec, B.CreateVectorSplat(VT->getNumElements(), DY));
+    return true;
+  }
   case CalleeKind::Defined:
     return reverseCallToDefined(I);
   case CalleeKind::NoEffect:
@@ -235,7 +247,14 @@ bool ReverseBuilder::reverseMemoryCall(CallBase &I, unsigned KindNumber) {
     if (!New || !Old)
       return false;
     auto Layout = deduceMemoryLayout(DL, &I, I.getArgOperand(0));
-    if (Layout && !Layout->Floats.empty()) {
+    if (!Layout) {
+      Ctx.Diag.error(&I,
+                     "cannot tell which bytes of this reallocated memory hold "
+                     "floating-point data",
+                     "access the buffer through a typed pointer");
+      return false;
+    }
+    if (!Layout->Floats.empty()) {
       Value *Size = primalInReverse(I.getArgOperand(1));
       Value *OldSize = B.CreateCall(RT.mallocUsableSize(), {Old});
       Value *Kept = B.CreateBinaryIntrinsic(Intrinsic::umin, OldSize, Size);

@@ -278,6 +278,17 @@ bool TangentBuilder::visitCall(CallBase &I) {
     Tangents[&I] = Sum ? Sum : Constant::getNullValue(I.getType());
     return true;
   }
+  case CalleeKind::FAddReduction: {
+    // reduce(start, v) is linear: its tangent is reduce(start', v').
+    if (!AA.isVaried(&I))
+      return true;
+    auto *T = cast<CallBase>(Clone->clone());
+    T->setArgOperand(0, tangentOf(I.getArgOperand(0)));
+    T->setArgOperand(1, tangentOf(I.getArgOperand(1)));
+    B.Insert(T);
+    Tangents[&I] = T;
+    return true;
+  }
   case CalleeKind::Defined:
     return visitCallToDefined(I);
   case CalleeKind::Unknown:

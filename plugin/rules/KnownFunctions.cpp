@@ -93,6 +93,8 @@ CalleeInfo classifyIntrinsic(const CallBase &Call, Intrinsic::ID ID) {
   case Intrinsic::memset:
   case Intrinsic::memset_inline:
     return {CalleeKind::MemSet};
+  case Intrinsic::vector_reduce_fadd:
+    return {CalleeKind::FAddReduction};
   case Intrinsic::dbg_declare:
   case Intrinsic::dbg_value:
   case Intrinsic::dbg_label:
