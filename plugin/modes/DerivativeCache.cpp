@@ -89,6 +89,8 @@ Function *DerivativeCache::newFunction(FunctionType *Ty, const Twine &Name,
   F->setVisibility(GlobalValue::DefaultVisibility);
   F->setComdat(nullptr);
   F->setDSOLocal(true);
+  // The primal may have been given fastcc; derivatives are called with C's.
+  F->setCallingConv(CallingConv::C);
   dropPrimalOnlyAttributes(*F);
   Created.push_back(F);
   ++Synthesized;

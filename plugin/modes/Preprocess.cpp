@@ -23,6 +23,12 @@ void dropPrimalOnlyAttributes(Function &F) {
       A.removeAttr(K);
 }
 
+void restoreDerivativeAttributes(Function &F, AttributeList Saved) {
+  F.setAttributes(Saved);
+  dropPrimalOnlyAttributes(F);
+  F.setCallingConv(CallingConv::C);
+}
+
 Function *createCanonicalPrimal(Function &F, FunctionAnalysisManager &FAM) {
   ValueToValueMapTy VMap;
   Function *Clone = CloneFunction(&F, VMap);

@@ -9,6 +9,7 @@
 #ifndef AD_MODES_PREPROCESS_H
 #define AD_MODES_PREPROCESS_H
 
+#include "llvm/IR/Attributes.h"
 #include "llvm/IR/PassManager.h"
 
 namespace ad {
@@ -21,6 +22,12 @@ llvm::Function *createCanonicalPrimal(llvm::Function &F,
 /// derivative does what the primal does (touch only argument memory, never
 /// free, ...): a derivative also writes shadows and allocates.
 void dropPrimalOnlyAttributes(llvm::Function &F);
+
+/// After CloneFunctionInto copied the primal's attributes and calling
+/// convention onto derivative \p F: puts back \p Saved (the derivative's own
+/// attribute list), drops primal-only attributes and uses C's convention,
+/// which is what the derivative's callers use.
+void restoreDerivativeAttributes(llvm::Function &F, llvm::AttributeList Saved);
 
 } // namespace ad
 

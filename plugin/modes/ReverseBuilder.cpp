@@ -79,8 +79,7 @@ bool ReverseBuilder::cloneForward() {
   SmallVector<ReturnInst *, 1> Returns;
   CloneFunctionInto(FwdF, Primal, VMap,
                     CloneFunctionChangeType::LocalChangesOnly, Returns);
-  FwdF->setAttributes(Saved);
-  dropPrimalOnlyAttributes(*FwdF);
+  restoreDerivativeAttributes(*FwdF, Saved);
 
   BasicBlock &Entry = FwdF->getEntryBlock();
   if (Combined) {

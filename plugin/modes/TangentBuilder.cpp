@@ -19,13 +19,6 @@ TangentBuilder::TangentBuilder(ADContext &Ctx, const DerivativeSignature &Sig,
     : Ctx(Ctx), Sig(Sig), Primal(Primal), NewF(Tangent),
       AA(*Primal, Sig.Args), B(Ctx.M.getContext()) {}
 
-/// Clears attributes the clone inherited that no longer fit the derivative's
-/// signature (return attributes on a struct return, for instance).
-static void resetCloneAttributes(Function *F, AttributeList Saved) {
-  F->setAttributes(Saved);
-  dropPrimalOnlyAttributes(*F);
-}
-
 bool TangentBuilder::build() {
   unsigned N = Primal->arg_size();
   for (unsigned I = 0; I < N; ++I)
@@ -39,7 +32,7 @@ bool TangentBuilder::build() {
   SmallVector<ReturnInst *, 1> Returns;
   CloneFunctionInto(NewF, Primal, VMap,
                     CloneFunctionChangeType::LocalChangesOnly, Returns);
-  resetCloneAttributes(NewF, Saved);
+  restoreDerivativeAttributes(*NewF, Saved);
 
   ReversePostOrderTraversal<Function *> RPOT(Primal);
   for (BasicBlock *BB : RPOT)
