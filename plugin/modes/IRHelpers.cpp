@@ -66,9 +66,12 @@ void accumulateIntoSlot(IRBuilderBase &B, Value *Slot, Value *Delta) {
   B.CreateStore(addDerivatives(B, Old, Delta), Slot);
 }
 
-void accumulateIntoMemory(IRBuilderBase &B, Value *ShadowPtr, Value *Delta) {
-  Value *Old = B.CreateLoad(Delta->getType(), ShadowPtr);
-  B.CreateStore(addDerivatives(B, Old, Delta), ShadowPtr);
+void accumulateIntoMemory(IRBuilderBase &B, Value *ShadowPtr, Value *Delta,
+                          Align Alignment) {
+  // The shadow has the primal's layout, so the primal access's alignment
+  // holds for it (and a vector's ABI alignment may not).
+  Value *Old = B.CreateAlignedLoad(Delta->getType(), ShadowPtr, Alignment);
+  B.CreateAlignedStore(addDerivatives(B, Old, Delta), ShadowPtr, Alignment);
 }
 
 Value *convertScalar(IRBuilderBase &B, Value *V, Type *To) {

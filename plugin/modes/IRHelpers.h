@@ -32,7 +32,7 @@ void accumulateIntoSlot(llvm::IRBuilderBase &B, llvm::Value *Slot,
 /// where reverse mode writes adjoints to memory, so that it can later become
 /// an atomic add or a reduction for parallel code.
 void accumulateIntoMemory(llvm::IRBuilderBase &B, llvm::Value *ShadowPtr,
-                          llvm::Value *Delta);
+                          llvm::Value *Delta, llvm::Align Alignment);
 
 /// Converts a value between FP widths (fpext/fptrunc) or integer widths;
 /// returns V unchanged when the types already agree, nullptr when no

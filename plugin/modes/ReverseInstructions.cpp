@@ -59,7 +59,7 @@ bool ReverseBuilder::reverseVisit(Instruction &I) {
     Value *SP = shadowInReverse(LI->getPointerOperand(), &I);
     if (!SP)
       return false;
-    accumulateIntoMemory(B, SP, DY);
+    accumulateIntoMemory(B, SP, DY, LI->getAlign());
     return true;
   }
   if (lookupInstructionRule(I.getOpcode()))

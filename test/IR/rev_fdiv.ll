@@ -1,0 +1,49 @@
+; Reverse mode of a / b: da += dq * (1 / b), db += dq * -(a / (b * b)).
+; RUN: %opt_ad -passes=ad %s -S | FileCheck %s
+
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-pc-linux-gnu"
+
+define double @f(double %a, double %b) {
+entry:
+  %q = fdiv double %a, %b
+  ret double %q
+}
+
+define { double, double } @caller(double %a, double %b) {
+entry:
+  %g = call { double, double } (ptr, ...) @__ad_autodiff_d2(ptr @f, double %a, double %b)
+  ret { double, double } %g
+}
+
+declare { double, double } @__ad_autodiff_d2(ptr, ...)
+
+; CHECK-LABEL: define { double, double } @caller(
+; CHECK:         call { double, double } @f.ad.gradient(double %a, double %b, double 1.000000e+00)
+
+; CHECK-LABEL: define internal { double, double } @f.ad.gradient(
+; CHECK-SAME:    double [[A:%[0-9]+]], double [[B:%[0-9]+]], double [[SEED:%[0-9]+]])
+; CHECK:         %q = fdiv double [[A]], [[B]]
+; CHECK-LABEL: rev.entry:
+; CHECK-NEXT:    %q.d = load double, ptr %q.adj
+; CHECK-NEXT:    store double 0.000000e+00, ptr %q.adj
+; da: 1/b times the incoming adjoint.
+; CHECK-NEXT:    [[RB:%.*]] = fdiv double 1.000000e+00, [[B]]
+; CHECK-NEXT:    [[DA:%.*]] = fmul double [[RB]], %q.d
+; CHECK-NEXT:    [[OA:%.*]] = load double, ptr %a.adj
+; CHECK-NEXT:    [[NA:%.*]] = fadd double [[OA]], [[DA]]
+; CHECK-NEXT:    store double [[NA]], ptr %a.adj
+; db: -(a / b^2) times the incoming adjoint.
+; CHECK-NEXT:    [[BB:%.*]] = fmul double [[B]], [[B]]
+; CHECK-NEXT:    [[AOBB:%.*]] = fdiv double [[A]], [[BB]]
+; CHECK-NEXT:    [[NEG:%.*]] = fneg double [[AOBB]]
+; CHECK-NEXT:    [[DB:%.*]] = fmul double [[NEG]], %q.d
+; CHECK-NEXT:    [[OB:%.*]] = load double, ptr %b.adj
+; CHECK-NEXT:    [[NB:%.*]] = fadd double [[OB]], [[DB]]
+; CHECK-NEXT:    store double [[NB]], ptr %b.adj
+; CHECK-NEXT:    br label %rev.exit
+; CHECK-LABEL: rev.exit:
+; CHECK:         %a.d = load double, ptr %a.adj
+; CHECK:         insertvalue { double, double } poison, double %a.d, 0
+; CHECK:         %b.d = load double, ptr %b.adj
+; CHECK:         insertvalue { double, double } %{{.*}}, double %b.d, 1
