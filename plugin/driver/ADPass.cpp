@@ -194,6 +194,20 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
     NewFunctions.push_back(F);
   }
 
+  // Never hand broken IR to the rest of the pipeline: a derivative that does
+  // not verify is an internal error, reported like any other.
+  for (Function *F : NewFunctions) {
+    std::string Problems;
+    raw_string_ostream OS(Problems);
+    if (!F->isDeclaration() && verifyFunction(*F, &OS)) {
+      Diag.error(*F, "internal error: the synthesized derivative '" +
+                         F->getName() + "' is invalid IR: " + Problems,
+                 "please report this with the source file");
+      F->deleteBody();
+      F->setLinkage(GlobalValue::ExternalLinkage);
+    }
+  }
+
   if (Level != OptimizationLevel::O0 && PB && Diag.errorCount() == 0) {
     // Inline the tape's push/pop, then optimize the derivatives like the
     // rest of the program.

@@ -21,24 +21,26 @@ const Function &DiagnosticReporter::userFunction(const Function &F) const {
   return F;
 }
 
-void DiagnosticReporter::emit(const Function &F, const DiagnosticLocation &Loc,
+void DiagnosticReporter::emit(const Function &F, const DebugLoc &Loc,
                               const Twine &Msg, const Twine &Hint) {
   ++Errors;
   std::string Text = (Msg + "; hint: " + Hint).str();
-  F.getContext().diagnose(DiagnosticInfoGenericWithLoc(Text, F, Loc, DS_Error));
+  // DiagnosticInfoUnsupported is the kind clang maps to a source location
+  // even without -g (the function's declaration) and prints as an error.
+  F.getContext().diagnose(DiagnosticInfoUnsupported(F, Text, Loc, DS_Error));
 }
 
 void DiagnosticReporter::error(const Instruction *At, const Twine &Reason,
                                const Twine &Hint) {
   const Function &F = userFunction(*At->getFunction());
-  emit(F, DiagnosticLocation(At->getDebugLoc()),
+  emit(F, At->getDebugLoc(),
        "cannot differentiate '" + F.getName() + "': " + Reason, Hint);
 }
 
 void DiagnosticReporter::invalidCall(const Instruction *Call,
                                      const Twine &Reason, const Twine &Hint) {
   const Function &F = *Call->getFunction();
-  emit(F, DiagnosticLocation(Call->getDebugLoc()),
+  emit(F, Call->getDebugLoc(),
        "invalid differentiation call in '" + F.getName() + "': " + Reason,
        Hint);
 }
@@ -46,7 +48,7 @@ void DiagnosticReporter::invalidCall(const Instruction *Call,
 void DiagnosticReporter::error(const Function &Fn, const Twine &Reason,
                                const Twine &Hint) {
   const Function &F = userFunction(Fn);
-  emit(F, DiagnosticLocation(F.getSubprogram()),
+  emit(F, DebugLoc(),
        "cannot differentiate '" + F.getName() + "': " + Reason, Hint);
 }
 

@@ -10,6 +10,7 @@
 #define AD_DRIVER_DIAGNOSTICS_H
 
 #include "llvm/ADT/Twine.h"
+#include "llvm/IR/DebugLoc.h"
 #include "llvm/IR/DiagnosticInfo.h"
 
 namespace llvm {
@@ -39,7 +40,7 @@ public:
 
 private:
   const llvm::Function &userFunction(const llvm::Function &F) const;
-  void emit(const llvm::Function &F, const llvm::DiagnosticLocation &Loc,
+  void emit(const llvm::Function &F, const llvm::DebugLoc &Loc,
             const llvm::Twine &Msg, const llvm::Twine &Hint);
   unsigned Errors = 0;
   llvm::SmallVector<std::pair<const llvm::Function *, const llvm::Function *>>

@@ -19,12 +19,38 @@ bool isDifferentiableType(Type *T) {
   return false;
 }
 
+Constant *adjointZero(Type *T) {
+  if (T->isFPOrFPVectorTy())
+    return ConstantFP::getNegativeZero(T);
+  if (auto *ST = dyn_cast<StructType>(T)) {
+    SmallVector<Constant *, 4> Fields;
+    for (Type *E : ST->elements())
+      Fields.push_back(adjointZero(E));
+    return ConstantStruct::get(ST, Fields);
+  }
+  if (auto *AT = dyn_cast<ArrayType>(T)) {
+    SmallVector<Constant *, 4> Elts(AT->getNumElements(),
+                                    adjointZero(AT->getElementType()));
+    return ConstantArray::get(AT, Elts);
+  }
+  return Constant::getNullValue(T);
+}
+
+bool isZeroDerivative(const Value *V) {
+  auto *C = dyn_cast<Constant>(V);
+  if (!C)
+    return false;
+  if (C->isNullValue() || C->isNegativeZeroValue())
+    return true;
+  return C == adjointZero(C->getType());
+}
+
 Value *addDerivatives(IRBuilderBase &B, Value *A, Value *Bv) {
   Type *T = A->getType();
   if (T->isFPOrFPVectorTy()) {
-    if (auto *C = dyn_cast<Constant>(A); C && C->isNullValue())
+    if (isZeroDerivative(A))
       return Bv;
-    if (auto *C = dyn_cast<Constant>(Bv); C && C->isNullValue())
+    if (isZeroDerivative(Bv))
       return A;
     return B.CreateFAdd(A, Bv);
   }

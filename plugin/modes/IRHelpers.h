@@ -21,6 +21,15 @@ bool isDifferentiableType(llvm::Type *T);
 llvm::Value *addDerivatives(llvm::IRBuilderBase &B, llvm::Value *A,
                             llvm::Value *Bv);
 
+/// The zero an adjoint accumulator starts from: -0.0 in every FP leaf.
+/// -0.0 is the exact identity of fadd (x + -0.0 == x for every x, +0.0
+/// included), so the optimizer folds the first accumulation into a plain
+/// copy; +0.0 is not (-0.0 + +0.0 == +0.0), and would stay as an fadd.
+llvm::Constant *adjointZero(llvm::Type *T);
+
+/// True for +0.0, -0.0 and aggregates or splats of them.
+bool isZeroDerivative(const llvm::Value *V);
+
 /// The all-ones seed of a differentiable type (1.0 in every FP leaf).
 llvm::Constant *onesOf(llvm::Type *T);
 

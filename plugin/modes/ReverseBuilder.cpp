@@ -514,8 +514,13 @@ void ReverseBuilder::emitReverseEntryAndExit() {
     Result = PoisonValue::get(RetTy);
     unsigned Field = 0;
     for (auto [Arg, Act] : zip(Primal->args(), Sig.Args))
-      if (Act == Activity::Active)
-        Result = B.CreateInsertValue(Result, takeAdjoint(&Arg), Field++);
+      if (Act == Activity::Active) {
+        // Adding +0.0 turns an untouched accumulator's -0.0 into +0.0.
+        Value *D = takeAdjoint(&Arg);
+        if (Arg.getType()->isFPOrFPVectorTy())
+          D = B.CreateFAdd(D, Constant::getNullValue(Arg.getType()));
+        Result = B.CreateInsertValue(Result, D, Field++);
+      }
   }
   if (Combined)
     B.CreateCall(Ctx.Runtime.tapeFree(), {TapeRev});
@@ -610,7 +615,7 @@ AllocaInst *ReverseBuilder::slotFor(Value *Orig) {
                    std::next(SlotInsertPt->getIterator()));
     It->second = SB.CreateAlloca(Orig->getType(), nullptr,
                                  Orig->getName() + ".adj");
-    SB.CreateStore(Constant::getNullValue(Orig->getType()), It->second);
+    SB.CreateStore(adjointZero(Orig->getType()), It->second);
   }
   return It->second;
 }
@@ -620,14 +625,14 @@ Value *ReverseBuilder::takeAdjoint(Value *Orig) {
     return Constant::getNullValue(Orig->getType());
   AllocaInst *Slot = slotFor(Orig);
   Value *D = B.CreateLoad(Orig->getType(), Slot, Orig->getName() + ".d");
-  B.CreateStore(Constant::getNullValue(Orig->getType()), Slot);
+  B.CreateStore(adjointZero(Orig->getType()), Slot);
   return D;
 }
 
 void ReverseBuilder::addAdjoint(Value *Orig, Value *Delta) {
   if (!AA.isVaried(Orig) || isa<Constant>(Orig))
     return;
-  if (auto *C = dyn_cast<Constant>(Delta); C && C->isNullValue())
+  if (isZeroDerivative(Delta))
     return;
   accumulateIntoSlot(B, slotFor(Orig), Delta);
 }

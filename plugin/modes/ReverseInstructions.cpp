@@ -100,7 +100,7 @@ bool ReverseBuilder::reverseStructural(Instruction &I, Value *DY) {
     return true;
   case Instruction::Select: {
     auto *Sel = cast<SelectInst>(&I);
-    Value *Zero = Constant::getNullValue(I.getType());
+    Value *Zero = adjointZero(I.getType());
     Value *C = primalInReverse(Sel->getCondition());
     if (AA.isVaried(Sel->getTrueValue()))
       addAdjoint(Sel->getTrueValue(), B.CreateSelect(C, DY, Zero));
@@ -111,7 +111,7 @@ bool ReverseBuilder::reverseStructural(Instruction &I, Value *DY) {
   case Instruction::ExtractValue: {
     auto *EV = cast<ExtractValueInst>(&I);
     Value *Agg = EV->getAggregateOperand();
-    addAdjoint(Agg, B.CreateInsertValue(Constant::getNullValue(Agg->getType()),
+    addAdjoint(Agg, B.CreateInsertValue(adjointZero(Agg->getType()),
                                         DY, EV->getIndices()));
     return true;
   }
@@ -121,7 +121,7 @@ bool ReverseBuilder::reverseStructural(Instruction &I, Value *DY) {
     if (AA.isVaried(Val))
       addAdjoint(Val, B.CreateExtractValue(DY, IV->getIndices()));
     addAdjoint(IV->getAggregateOperand(),
-               B.CreateInsertValue(DY, Constant::getNullValue(Val->getType()),
+               B.CreateInsertValue(DY, adjointZero(Val->getType()),
                                    IV->getIndices()));
     return true;
   }
@@ -130,7 +130,7 @@ bool ReverseBuilder::reverseStructural(Instruction &I, Value *DY) {
     Value *Vec = EE->getVectorOperand();
     Value *Idx = primalInReverse(EE->getIndexOperand());
     addAdjoint(Vec, B.CreateInsertElement(
-                        Constant::getNullValue(Vec->getType()), DY, Idx));
+                        adjointZero(Vec->getType()), DY, Idx));
     return true;
   }
   case Instruction::InsertElement: {
@@ -141,7 +141,7 @@ bool ReverseBuilder::reverseStructural(Instruction &I, Value *DY) {
       addAdjoint(Elt, B.CreateExtractElement(DY, Idx));
     addAdjoint(IE->getOperand(0),
                B.CreateInsertElement(
-                   DY, Constant::getNullValue(Elt->getType()), Idx));
+                   DY, adjointZero(Elt->getType()), Idx));
     return true;
   }
   case Instruction::ShuffleVector: {
@@ -149,7 +149,7 @@ bool ReverseBuilder::reverseStructural(Instruction &I, Value *DY) {
     Value *V1 = SV->getOperand(0), *V2 = SV->getOperand(1);
     auto *InTy = cast<FixedVectorType>(V1->getType());
     unsigned N = InTy->getNumElements();
-    Value *D1 = Constant::getNullValue(InTy), *D2 = D1;
+    Value *D1 = adjointZero(InTy), *D2 = D1;
     ArrayRef<int> Mask = SV->getShuffleMask();
     for (unsigned Lane = 0; Lane < Mask.size(); ++Lane) {
       int M = Mask[Lane];

@@ -26,7 +26,7 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; CHECK:         %q = fdiv double [[A]], [[B]]
 ; CHECK-LABEL: rev.entry:
 ; CHECK-NEXT:    %q.d = load double, ptr %q.adj
-; CHECK-NEXT:    store double 0.000000e+00, ptr %q.adj
+; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %q.adj
 ; da: 1/b times the incoming adjoint.
 ; CHECK-NEXT:    [[RB:%.*]] = fdiv double 1.000000e+00, [[B]]
 ; CHECK-NEXT:    [[DA:%.*]] = fmul double [[RB]], %q.d
@@ -44,6 +44,10 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; CHECK-NEXT:    br label %rev.exit
 ; CHECK-LABEL: rev.exit:
 ; CHECK:         %a.d = load double, ptr %a.adj
-; CHECK:         insertvalue { double, double } poison, double %a.d, 0
+; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %a.adj
+; CHECK-NEXT:    [[AR:%.*]] = fadd double %a.d, 0.000000e+00
+; CHECK-NEXT:    [[S0:%.*]] = insertvalue { double, double } poison, double [[AR]], 0
 ; CHECK:         %b.d = load double, ptr %b.adj
-; CHECK:         insertvalue { double, double } %{{.*}}, double %b.d, 1
+; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %b.adj
+; CHECK-NEXT:    [[BR:%.*]] = fadd double %b.d, 0.000000e+00
+; CHECK-NEXT:    insertvalue { double, double } [[S0]], double [[BR]], 1

@@ -46,7 +46,7 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; Reverse sweep: dx += y * dm, dy += x * dm.
 ; CHECK-LABEL: rev.entry:
 ; CHECK-NEXT:    %m.d = load double, ptr %m.adj
-; CHECK-NEXT:    store double 0.000000e+00, ptr %m.adj
+; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %m.adj
 ; CHECK-NEXT:    [[PX:%.*]] = fmul double [[Y]], %m.d
 ; CHECK-NEXT:    [[OX:%.*]] = load double, ptr %x.adj
 ; CHECK-NEXT:    [[NX:%.*]] = fadd double [[OX]], [[PX]]
@@ -58,9 +58,13 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; The adjoints of x and y, in argument order.
 ; CHECK-LABEL: rev.exit:
 ; CHECK:         %x.d = load double, ptr %x.adj
-; CHECK:         [[S0:%.*]] = insertvalue { double, double } poison, double %x.d, 0
+; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %x.adj
+; CHECK-NEXT:    [[XR:%.*]] = fadd double %x.d, 0.000000e+00
+; CHECK-NEXT:    [[S0:%.*]] = insertvalue { double, double } poison, double [[XR]], 0
 ; CHECK:         %y.d = load double, ptr %y.adj
-; CHECK:         [[S1:%.*]] = insertvalue { double, double } [[S0]], double %y.d, 1
+; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %y.adj
+; CHECK-NEXT:    [[YR:%.*]] = fadd double %y.d, 0.000000e+00
+; CHECK-NEXT:    [[S1:%.*]] = insertvalue { double, double } [[S0]], double [[YR]], 1
 ; CHECK:         ret { double, double } [[S1]]
 
 ; The entry point's declaration is gone.

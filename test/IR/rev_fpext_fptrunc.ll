@@ -38,14 +38,14 @@ declare { float, double } @__ad_autodiff_fd(ptr, ...)
 ; CHECK-LABEL: rev.entry:
 ; t = fptrunc p: dp += fpext(dt).
 ; CHECK-NEXT:    %t.d = load float, ptr %t.adj
-; CHECK-NEXT:    store float 0.000000e+00, ptr %t.adj
+; CHECK-NEXT:    store float {{-?}}0.000000e+00, ptr %t.adj
 ; CHECK-NEXT:    [[DTE:%.*]] = fpext float %t.d to double
 ; CHECK-NEXT:    [[T0:%.*]] = load double, ptr %p.adj
 ; CHECK-NEXT:    [[T1:%.*]] = fadd double [[T0]], [[DTE]]
 ; CHECK-NEXT:    store double [[T1]], ptr %p.adj
 ; p = xe * y.
 ; CHECK-NEXT:    %p.d = load double, ptr %p.adj
-; CHECK-NEXT:    store double 0.000000e+00, ptr %p.adj
+; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %p.adj
 ; CHECK-NEXT:    [[DXE:%.*]] = fmul double [[Y]], %p.d
 ; CHECK-NEXT:    [[T2:%.*]] = load double, ptr %xe.adj
 ; CHECK-NEXT:    [[T3:%.*]] = fadd double [[T2]], [[DXE]]
@@ -56,13 +56,17 @@ declare { float, double } @__ad_autodiff_fd(ptr, ...)
 ; CHECK-NEXT:    store double [[T5]], ptr %y.adj
 ; xe = fpext x: dx += fptrunc(dxe), in float.
 ; CHECK-NEXT:    %xe.d = load double, ptr %xe.adj
-; CHECK-NEXT:    store double 0.000000e+00, ptr %xe.adj
+; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %xe.adj
 ; CHECK-NEXT:    [[DXT:%.*]] = fptrunc double %xe.d to float
 ; CHECK-NEXT:    [[T6:%.*]] = load float, ptr %x.adj
 ; CHECK-NEXT:    [[T7:%.*]] = fadd float [[T6]], [[DXT]]
 ; CHECK-NEXT:    store float [[T7]], ptr %x.adj
 ; CHECK-LABEL: rev.exit:
 ; CHECK:         %x.d = load float, ptr %x.adj
-; CHECK:         insertvalue { float, double } poison, float %x.d, 0
+; CHECK-NEXT:    store float {{-?}}0.000000e+00, ptr %x.adj
+; CHECK-NEXT:    [[XR:%.*]] = fadd float %x.d, 0.000000e+00
+; CHECK-NEXT:    [[S0:%.*]] = insertvalue { float, double } poison, float [[XR]], 0
 ; CHECK:         %y.d = load double, ptr %y.adj
-; CHECK:         insertvalue { float, double } %{{.*}}, double %y.d, 1
+; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %y.adj
+; CHECK-NEXT:    [[YR:%.*]] = fadd double %y.d, 0.000000e+00
+; CHECK-NEXT:    insertvalue { float, double } [[S0]], double [[YR]], 1

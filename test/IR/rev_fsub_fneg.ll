@@ -30,7 +30,7 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; CHECK-LABEL: rev.entry:
 ; s = n + x: dn += ds, dx += ds (no multiplication by 1).
 ; CHECK-NEXT:    %s.d = load double, ptr %s.adj
-; CHECK-NEXT:    store double 0.000000e+00, ptr %s.adj
+; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %s.adj
 ; CHECK-NEXT:    [[T0:%.*]] = load double, ptr %n.adj
 ; CHECK-NEXT:    [[T1:%.*]] = fadd double [[T0]], %s.d
 ; CHECK-NEXT:    store double [[T1]], ptr %n.adj
@@ -39,14 +39,14 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; CHECK-NEXT:    store double [[T3]], ptr %x.adj
 ; n = -d: dd += -dn.
 ; CHECK-NEXT:    %n.d = load double, ptr %n.adj
-; CHECK-NEXT:    store double 0.000000e+00, ptr %n.adj
+; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %n.adj
 ; CHECK-NEXT:    [[NN:%.*]] = fneg double %n.d
 ; CHECK-NEXT:    [[T4:%.*]] = load double, ptr %d.adj
 ; CHECK-NEXT:    [[T5:%.*]] = fadd double [[T4]], [[NN]]
 ; CHECK-NEXT:    store double [[T5]], ptr %d.adj
 ; d = x - y: dx += dd, dy += -dd.
 ; CHECK-NEXT:    %d.d = load double, ptr %d.adj
-; CHECK-NEXT:    store double 0.000000e+00, ptr %d.adj
+; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %d.adj
 ; CHECK-NEXT:    [[T6:%.*]] = load double, ptr %x.adj
 ; CHECK-NEXT:    [[T7:%.*]] = fadd double [[T6]], %d.d
 ; CHECK-NEXT:    store double [[T7]], ptr %x.adj

@@ -80,4 +80,6 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK-NEXT:    br label %rev.exit
 ; CHECK-LABEL: rev.exit:
 ; CHECK:         %x.d = load double, ptr %x.adj
-; CHECK:         insertvalue { double } poison, double %x.d, 0
+; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %x.adj
+; CHECK-NEXT:    [[XR:%.*]] = fadd double %x.d, 0.000000e+00
+; CHECK-NEXT:    insertvalue { double } poison, double [[XR]], 0
