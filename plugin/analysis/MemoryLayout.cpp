@@ -5,6 +5,8 @@
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Operator.h"
 
 using namespace llvm;
@@ -104,11 +106,59 @@ Type *deduceType(const Value *P) {
   return nullptr;
 }
 
+/// The scalar type a TBAA access tag names: clang's type names are
+/// "double", "float", "long double", "any pointer" and "p<N> <pointee>".
+Type *typeFromTBAATag(LLVMContext &C, const MDNode *Tag) {
+  if (!Tag || Tag->getNumOperands() < 1)
+    return nullptr;
+  auto *TypeNode = dyn_cast<MDNode>(Tag->getOperand(0));
+  if (!TypeNode || TypeNode->getNumOperands() < 1)
+    return nullptr;
+  auto *Name = dyn_cast<MDString>(TypeNode->getOperand(0));
+  if (!Name)
+    return nullptr;
+  StringRef N = Name->getString();
+  if (N == "double")
+    return Type::getDoubleTy(C);
+  if (N == "float")
+    return Type::getFloatTy(C);
+  if (N == "long double")
+    return Type::getX86_FP80Ty(C);
+  if (N == "any pointer" || (N.size() > 2 && N[0] == 'p' && isDigit(N[1])))
+    return PointerType::getUnqual(C);
+  return Type::getInt8Ty(C); // Integers and chars: no derivative.
+}
+
+std::optional<MemoryLayout> layoutFromTBAAStruct(const Instruction &I) {
+  const MDNode *MD = I.getMetadata(LLVMContext::MD_tbaa_struct);
+  auto *Len = dyn_cast<ConstantInt>(I.getOperand(2));
+  if (!MD || !Len || MD->getNumOperands() % 3 != 0)
+    return std::nullopt;
+  MemoryLayout L;
+  L.Stride = Len->getZExtValue();
+  for (unsigned K = 0; K < MD->getNumOperands(); K += 3) {
+    auto *Off = mdconst::dyn_extract<ConstantInt>(MD->getOperand(K));
+    auto *Tag = dyn_cast<MDNode>(MD->getOperand(K + 2));
+    Type *T = typeFromTBAATag(I.getContext(), Tag);
+    if (!Off || !T)
+      return std::nullopt;
+    if (T->isFloatingPointTy())
+      L.Floats.push_back({Off->getZExtValue(), T});
+    else if (T->isPointerTy())
+      L.HasPointers = true;
+  }
+  return L;
+}
+
 } // namespace
 
 std::optional<MemoryLayout> deduceMemoryLayout(const DataLayout &DL,
                                                const Value *Ptr,
-                                               const Value *Other) {
+                                               const Value *Other,
+                                               const Instruction *Transfer) {
+  if (Transfer)
+    if (std::optional<MemoryLayout> L = layoutFromTBAAStruct(*Transfer))
+      return L;
   Type *T = deduceType(Ptr);
   if (!T)
     T = deduceType(Other);

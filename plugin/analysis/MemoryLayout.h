@@ -16,6 +16,7 @@
 
 namespace llvm {
 class DataLayout;
+class Instruction;
 class Type;
 class Value;
 } // namespace llvm
@@ -36,9 +37,13 @@ struct MemoryLayout {
 
 /// The layout of the memory \p Ptr points to, deduced from \p Ptr and
 /// (optionally) \p Other, the other side of a copy; std::nullopt if unknown.
-std::optional<MemoryLayout> deduceMemoryLayout(const llvm::DataLayout &DL,
-                                               const llvm::Value *Ptr,
-                                               const llvm::Value *Other);
+/// \p Transfer, when given, is the memcpy/memmove itself: clang describes
+/// the fields of a struct copy in its !tbaa.struct metadata, the most precise
+/// source there is.
+std::optional<MemoryLayout>
+deduceMemoryLayout(const llvm::DataLayout &DL, const llvm::Value *Ptr,
+                   const llvm::Value *Other,
+                   const llvm::Instruction *Transfer = nullptr);
 
 } // namespace ad
 

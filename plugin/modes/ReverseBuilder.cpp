@@ -287,7 +287,7 @@ bool ReverseBuilder::forwardCall(CallBase &I) {
     bool DstS = AA.hasShadow(Dst), SrcS = AA.hasShadow(Src);
     if (!DstS && !SrcS)
       return true;
-    auto Layout = deduceMemoryLayout(Ctx.M.getDataLayout(), Dst, Src);
+    auto Layout = deduceMemoryLayout(Ctx.M.getDataLayout(), Dst, Src, &I);
     if (!Layout) {
       Ctx.Diag.error(&I,
                      "cannot tell which bytes of this memory copy hold "

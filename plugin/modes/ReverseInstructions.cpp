@@ -295,7 +295,7 @@ bool ReverseBuilder::reverseMemoryCall(CallBase &I, unsigned KindNumber) {
     Value *SS = shadowInReverse(Src, &I);
     if (!SS)
       return false;
-    auto Layout = deduceMemoryLayout(DL, Dst, Src);
+    auto Layout = deduceMemoryLayout(DL, Dst, Src, &I);
     Value *Count = B.CreateUDiv(B.CreateZExtOrTrunc(Len, B.getInt64Ty()),
                                 B.getInt64(Layout->Stride));
     for (const FloatField &F : Layout->Floats)

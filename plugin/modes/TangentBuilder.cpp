@@ -350,7 +350,7 @@ bool TangentBuilder::visitMemoryCall(CallBase &I, unsigned KindNumber) {
       B.CreateMemSet(shadowOf(Dst, &I), B.getInt8(0),
                      cloneOf(I.getArgOperand(2)), MaybeAlign());
     } else if (SrcS) {
-      auto Layout = deduceMemoryLayout(Ctx.M.getDataLayout(), Src, Dst);
+      auto Layout = deduceMemoryLayout(Ctx.M.getDataLayout(), Src, Dst, &I);
       if (!Layout || !Layout->Floats.empty()) {
         Ctx.Diag.error(&I,
                        "differentiated memory is copied into memory that has "
