@@ -1,8 +1,8 @@
 // A call through a function pointer with a differentiated argument: the
 // callee is not known at compile time. The pointer comes from a global (f)
 // or from an __ad_const parameter (t).
-// RUN: not %clang_ad -O0 -g -c %s -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not="PLEASE submit" --implicit-check-not="Stack dump"
-// RUN: not %clang_ad -O2 -g -c %s -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not="PLEASE submit" --implicit-check-not="Stack dump"
+// RUN: not %clang_ad -O0 -g -fno-crash-diagnostics -c %s -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not="PLEASE submit" --implicit-check-not="Stack dump"
+// RUN: not %clang_ad -O2 -g -fno-crash-diagnostics -c %s -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not="PLEASE submit" --implicit-check-not="Stack dump"
 #include <ad.h>
 
 double sq(double x) { return x * x; }

@@ -1,7 +1,7 @@
 // In C++, an entry point called inside a try block becomes an invoke; the
 // plugin rejects it with a diagnostic rather than mis-lowering the unwind edge.
-// RUN: not %clangxx_ad -O0 -g -c %s -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not="PLEASE submit" --implicit-check-not="Stack dump"
-// RUN: not %clangxx_ad -O2 -g -c %s -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not="PLEASE submit" --implicit-check-not="Stack dump"
+// RUN: not %clangxx_ad -O0 -g -fno-crash-diagnostics -c %s -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not="PLEASE submit" --implicit-check-not="Stack dump"
+// RUN: not %clangxx_ad -O2 -g -fno-crash-diagnostics -c %s -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not="PLEASE submit" --implicit-check-not="Stack dump"
 #include <ad.h>
 
 void may_throw();

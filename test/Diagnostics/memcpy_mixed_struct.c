@@ -2,9 +2,9 @@
 // run time. The plugin must find the double at offset 8 of each 16-byte
 // element and move its adjoint from t's shadow back into s's (ds.v = 6), or
 // say it cannot. A silent 0 is a wrong derivative.
-// RUN: %clang_ad -O0 -g %s -o %t.O0 2> %t.O0.err && %run %t.O0 || FileCheck %s --input-file=%t.O0.err --implicit-check-not="PLEASE submit" --implicit-check-not="Stack dump"
-// RUN: %clang_ad -O1 -g %s -o %t.O1 2> %t.O1.err && %run %t.O1 || FileCheck %s --input-file=%t.O1.err --implicit-check-not="PLEASE submit" --implicit-check-not="Stack dump"
-// RUN: %clang_ad -O2 -g %s -o %t.O2 2> %t.O2.err && %run %t.O2 || FileCheck %s --input-file=%t.O2.err --implicit-check-not="PLEASE submit" --implicit-check-not="Stack dump"
+// RUN: %clang_ad -O0 -g -fno-crash-diagnostics %s -o %t.O0 2> %t.O0.err && %run %t.O0 || FileCheck %s --input-file=%t.O0.err --implicit-check-not="PLEASE submit" --implicit-check-not="Stack dump"
+// RUN: %clang_ad -O1 -g -fno-crash-diagnostics %s -o %t.O1 2> %t.O1.err && %run %t.O1 || FileCheck %s --input-file=%t.O1.err --implicit-check-not="PLEASE submit" --implicit-check-not="Stack dump"
+// RUN: %clang_ad -O2 -g -fno-crash-diagnostics %s -o %t.O2 2> %t.O2.err && %run %t.O2 || FileCheck %s --input-file=%t.O2.err --implicit-check-not="PLEASE submit" --implicit-check-not="Stack dump"
 #include <ad.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,9 +1,9 @@
 // Positive test: printing differentiated values (printf, puts, fprintf) is no
 // obstacle. It compiles without any diagnostic, the derivative is right and
 // the primal (so each print) runs exactly once per entry-point call.
-// RUN: %clang_ad -O0 -g %s -o %t.O0 2>&1 | FileCheck %s --check-prefix=COMPILE --allow-empty
+// RUN: %clang_ad -O0 -g -fno-crash-diagnostics %s -o %t.O0 2>&1 | FileCheck %s --check-prefix=COMPILE --allow-empty
 // RUN: %run %t.O0 | FileCheck %s
-// RUN: %clang_ad -O2 -g %s -o %t.O2 2>&1 | FileCheck %s --check-prefix=COMPILE --allow-empty
+// RUN: %clang_ad -O2 -g -fno-crash-diagnostics %s -o %t.O2 2>&1 | FileCheck %s --check-prefix=COMPILE --allow-empty
 // RUN: %run %t.O2 | FileCheck %s
 // COMPILE-NOT: error
 // COMPILE-NOT: warning

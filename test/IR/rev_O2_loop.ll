@@ -1,0 +1,51 @@
+; With ad<O2>, the gradient of a loop (acc = x^n) keeps its tape, but the push
+; and pop helpers are inlined (only the cold grow call remains) and the adjoint
+; slots become phis: in the reverse loop the adjoint of acc.next, seeded with
+; the seed, is multiplied by x each iteration, and x's adjoint accumulates
+; adj * acc, with acc read back from the tape.
+; RUN: %opt_ad -passes='ad<O2>' %s -S | FileCheck %s
+
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-pc-linux-gnu"
+
+define double @f(double %x, i32 %n) {
+entry:
+  br label %loop
+
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]
+  %acc = phi double [ 1.0, %entry ], [ %acc.next, %loop ]
+  %acc.next = fmul double %acc, %x
+  %i.next = add i32 %i, 1
+  %done = icmp eq i32 %i.next, %n
+  br i1 %done, label %exit, label %loop
+
+exit:
+  ret double %acc.next
+}
+
+define double @caller(double %x, i32 %n) {
+entry:
+  %g = call double (ptr, ...) @__ad_autodiff(ptr @f, double %x, i32 %n)
+  ret double %g
+}
+
+declare double @__ad_autodiff(ptr, ...)
+
+; CHECK-LABEL: define internal { double } @f.ad.gradient(
+; CHECK-SAME:    double [[X:%[0-9]+]], i32 [[N:%[0-9]+]], double [[SEED:%[0-9]+]])
+; CHECK-NOT:     alloca double
+; CHECK-NOT:     call ptr @__ad_tape_push
+; CHECK-NOT:     call ptr @__ad_tape_pop
+; CHECK:         call void @__ad_tape_grow(
+; CHECK:         %acc.next = fmul double
+; CHECK:         store double %acc, ptr
+; CHECK-LABEL: rev.loop:
+; CHECK-DAG:     [[XA:%.*]] = phi double [ [[XN:%[0-9]+]], %rev.loop ], [ {{-?}}0.000000e+00, %rev.loop.preheader ]
+; CHECK-DAG:     [[AA:%.*]] = phi double [ [[AN:%[0-9]+]], %rev.loop ], [ [[SEED]], %rev.loop.preheader ]
+; CHECK:         %acc.saved = load double, ptr
+; CHECK-DAG:     [[AN]] = fmul double [[X]], [[AA]]
+; CHECK-DAG:     [[D:%.*]] = fmul double [[AA]], %acc.saved
+; CHECK-DAG:     [[XN]] = fadd double [[XA]], [[D]]
+; CHECK-NOT:     call ptr @__ad_tape_pop
+; CHECK:         ret { double }

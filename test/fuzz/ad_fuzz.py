@@ -1,0 +1,748 @@
+#!/usr/bin/env python3
+"""Fuzz the AD plugin with random functions from llvm-stress.
+
+For every seed N, `llvm-stress -seed=N -size=S` writes a random function
+`@autogen_SD<N>` (LLVM 22 always gives it the signature
+`void (ptr, ptr, ptr, i32, i64, i8)`; the script reads the signature from the
+IR anyway, so floating-point and vector parameters are handled too).  The
+script appends a caller that differentiates it and runs
+
+    opt -load-pass-plugin=ADPlugin.so -passes=ad in.ll -S -o out.ll
+    opt -passes=verify out.ll -disable-output
+
+Each seed is tried in up to three variants (--variants), each in its own
+module so that a diagnostic in one does not hide a bug in another:
+
+  rev    __ad_autodiff; pointers __ad_dup (value, shadow), integers
+         __ad_const, floating-point scalars/vectors active (no marker)
+  fwd    __ad_fwddiff; pointers __ad_dup, floating-point values with a
+         tangent, integers __ad_const
+  mixed  __ad_autodiff with activities drawn from the seed: each pointer
+         __ad_dup, __ad_dupnoneed or __ad_const, integers with or without
+         __ad_const, the optimizing pass ad<O2> instead of ad
+
+Every variant is classified as
+
+  OK       the plugin succeeded and its output verifies (and no reference to
+           an entry point or marker is left)
+  DIAG     the plugin reported a clean error diagnostic (exit 1, `error:`)
+  CRASH    a signal, a stack dump, `LLVM ERROR`, or an exit without a
+           diagnostic
+  INVALID  the output fails the verifier, opt's own verifier rejected the
+           module, the plugin reported that a derivative it built is invalid
+           IR ("internal error ... is invalid IR"), or markers/entry points
+           are left in the output
+  INTERNAL another "internal error" diagnostic of the plugin
+  TIMEOUT  opt ran longer than --timeout seconds
+
+and a seed takes the worst class of its variants.  passed = OK + DIAG.  The
+exit status is 1 when any seed is CRASH, INVALID, INTERNAL or TIMEOUT.
+
+Examples:
+  test/fuzz/ad_fuzz.py --seeds 0:5000 --jobs 2 --keep /tmp/fuzzfail
+  test/fuzz/ad_fuzz.py --seeds 17,203 --variants rev -v
+  test/fuzz/ad_fuzz.py --seeds 17 --emit rev      # print the input module
+
+Only the Python standard library is used.
+"""
+
+import argparse
+import collections
+import concurrent.futures
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+LLVM_BIN = "/usr/lib/llvm-22/bin"
+
+CLASSES = ["OK", "DIAG", "CRASH", "INVALID", "INTERNAL", "TIMEOUT", "MISMATCH"]
+FAILING = {"CRASH", "INVALID", "INTERNAL", "TIMEOUT", "MISMATCH"}
+# The class a seed gets when its variants disagree is the most severe one.
+# The numerical check's NUMOK and NUMSKIP leave a seed's class alone.
+SEVERITY = {"TIMEOUT": 6, "CRASH": 5, "INVALID": 4, "MISMATCH": 3, "INTERNAL": 2,
+            "DIAG": 1, "OK": 0, "NUMOK": 0, "NUMSKIP": 0, "GENFAIL": 0}
+VARIANTS = ["rev", "fwd", "mixed", "fprev", "fpfwd"]
+
+
+def find_tool(names):
+    for name in names:
+        if os.path.isabs(name):
+            if os.access(name, os.X_OK):
+                return name
+            continue
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+# ---------------------------------------------------------------- generation
+
+FP_SCALARS = {"half", "bfloat", "float", "double", "x86_fp80", "fp128", "ppc_fp128"}
+INT_RE = re.compile(r"^i\d+$")
+VEC_RE = re.compile(r"^<\s*(vscale\s+x\s+)?\d+\s+x\s+(.+?)\s*>$")
+
+
+def split_params(text):
+    """Split a parameter list at top-level commas."""
+    parts, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "<({[":
+            depth += 1
+        elif ch in ">)}]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    if "".join(cur).strip():
+        parts.append("".join(cur).strip())
+    return parts
+
+
+def param_type(param):
+    """The type of one parameter declaration such as `ptr noundef %0`."""
+    param = param.strip()
+    if param.startswith("<"):
+        depth = 0
+        for i, ch in enumerate(param):
+            depth += ch == "<"
+            depth -= ch == ">"
+            if depth == 0:
+                return param[: i + 1]
+    return param.split()[0]
+
+
+def kind_of(ty):
+    """'ptr', 'fp', 'int' or 'other' for a parameter type."""
+    if ty == "ptr" or ty.startswith("ptr addrspace"):
+        return "ptr"
+    if ty in FP_SCALARS:
+        return "fp"
+    if INT_RE.match(ty):
+        return "int"
+    m = VEC_RE.match(ty)
+    if m:
+        elem = m.group(2).strip()
+        if elem in FP_SCALARS:
+            return "fp"
+        if INT_RE.match(elem):
+            return "int"
+        if elem == "ptr":
+            return "ptr"
+    return "other"
+
+
+def signature(ir, name):
+    m = re.search(r"^define\s+(?:[\w]+\s+)*?(\S+|<[^>]*>)\s+@" + re.escape(name) + r"\((.*)\)",
+                  ir, re.M)
+    if not m:
+        raise ValueError("no definition of @" + name)
+    ret = m.group(1)
+    params = [param_type(p) for p in split_params(m.group(2))]
+    return ret, params
+
+
+def wrapper(fname, ret, params, variant, seed):
+    """A function that differentiates @fname, as IR text."""
+    rng = random.Random(seed * 7919 + 13)
+    mode = "fwd" if variant.endswith("fwd") else "rev"
+    entry = "__ad_fwddiff" if mode == "fwd" else "__ad_autodiff"
+    wparams, args, outs = [], [], []
+    body = ["  %m.dup = load i32, ptr @__ad_dup",
+            "  %m.dupnoneed = load i32, ptr @__ad_dupnoneed",
+            "  %m.const = load i32, ptr @__ad_const"]
+    for i, ty in enumerate(params):
+        k = kind_of(ty)
+        v = "%%a%d" % i
+        d = "%%d%d" % i
+        if k == "ptr":
+            act = "dup"
+            if variant == "mixed":
+                act = rng.choice(["dup", "dup", "dupnoneed", "const"])
+            if act == "const":
+                wparams.append("%s %s" % (ty, v))
+                args += ["i32 %m.const", "%s %s" % (ty, v)]
+            else:
+                wparams += ["%s %s" % (ty, v), "%s %s" % (ty, d)]
+                args += ["i32 %%m.%s" % act, "%s %s" % (ty, v), "%s %s" % (ty, d)]
+        elif k == "fp":
+            if mode == "fwd":
+                wparams += ["%s %s" % (ty, v), "%s %s" % (ty, d)]
+                args += ["%s %s" % (ty, v), "%s %s" % (ty, d)]
+            elif variant == "mixed" and rng.random() < 0.3:
+                wparams.append("%s %s" % (ty, v))
+                args += ["i32 %m.const", "%s %s" % (ty, v)]
+            else:
+                wparams.append("%s %s" % (ty, v))
+                args.append("%s %s" % (ty, v))
+                outs.append(ty)
+        else:
+            wparams.append("%s %s" % (ty, v))
+            if variant == "mixed" and k == "int" and rng.random() < 0.5:
+                args.append("%s %s" % (ty, v))          # default: constant
+            else:
+                args += ["i32 %m.const", "%s %s" % (ty, v)]
+    if mode == "fwd":
+        rty = ret if kind_of(ret) == "fp" else "void"
+    elif len(outs) == 0:
+        rty = "void"
+    elif len(outs) == 1:
+        rty = outs[0]
+    else:
+        rty = "{ %s }" % ", ".join(outs)
+    call = "call %s (ptr, ...) @%s(ptr @%s%s)" % (
+        rty, entry, fname, "".join(", " + a for a in args))
+    if rty == "void":
+        body += ["  " + call, "  ret void"]
+        wret = "void"
+    else:
+        body += ["  %r = " + call, "  ret %s %%r" % rty]
+        wret = rty
+    lines = [
+        "",
+        "; ---- appended by ad_fuzz.py (variant %s)" % variant,
+        "@__ad_dup = external global i32",
+        "@__ad_dupnoneed = external global i32",
+        "@__ad_const = external global i32",
+        "declare %s @%s(ptr, ...)" % (rty, entry),
+        "",
+        "define %s @fuzz_main(%s) {" % (wret, ", ".join(wparams)),
+    ] + body + ["}", ""]
+    return "\n".join(lines)
+
+
+def size_for(seed, spec):
+    lo, _, hi = spec.partition(":")
+    lo = int(lo)
+    hi = int(hi) if hi else lo
+    return lo + seed % (hi - lo + 1)
+
+
+FP_CONST_RE = re.compile(r"\b(double|float) (0x[0-9A-Fa-f]+|[-+]?[0-9]+\.[0-9]+e[-+][0-9]+)")
+
+
+def add_fp_inputs(ir, fname, seed):
+    """Make @fname take `double %fx, float %fy` and return a double.
+
+    About half of the scalar double/float constant operands (outside vector
+    literals) become %fx/%fy, so the random arithmetic depends on them; every
+    `ret void` becomes a return of the double that %1 points to at exit, so
+    the function has a floating-point result that depends on memory.
+    """
+    rng = random.Random(seed * 104729 + 7)
+    head, sep, rest = ir.partition("define void @%s(" % fname)
+    if not sep:
+        return None
+    end = rest.index(") {")
+    params = rest[:end]
+    body = rest[end:]
+    # Only the function body: it ends at the first line that is "}".
+    fend = body.index("\n}\n")
+    text, tail = body[:fend], body[fend:]
+    out_lines = []
+    uses = 0
+    for line in text.split("\n"):
+        pieces, last = [], 0
+        for m in FP_CONST_RE.finditer(line):
+            prefix = line[:m.start()]
+            if prefix.count("<") != prefix.count(">"):
+                continue                        # inside a vector literal
+            if rng.random() < 0.5:
+                continue
+            pieces.append(line[last:m.start()])
+            pieces.append("%s %s" % (m.group(1), "%fx" if m.group(1) == "double" else "%fy"))
+            last = m.end()
+            uses += 1
+        pieces.append(line[last:])
+        line = "".join(pieces)
+        if line.strip() == "ret void":
+            indent = line[: len(line) - len(line.lstrip())]
+            line = (indent + "%fuzz.ret = load double, ptr %1, align 8\n"
+                    + indent + "ret double %fuzz.ret")
+        out_lines.append(line)
+    return (head + "define double @%s(%s, double %%fx, float %%fy" % (fname, params)
+            + "\n".join(out_lines) + tail)
+
+
+def generate(seed, variant, cfg):
+    size = size_for(seed, cfg.size)
+    p = subprocess.run([cfg.stress, "-seed=%d" % seed, "-size=%d" % size, "-o", "-"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    if p.returncode != 0:
+        raise RuntimeError("llvm-stress failed for seed %d: %s" % (seed, p.stderr.decode()))
+    ir = p.stdout.decode()
+    fname = "autogen_SD%d" % seed
+    if variant.startswith("fp"):
+        ir = add_fp_inputs(ir, fname, seed)
+        if ir is None:
+            raise RuntimeError("cannot rewrite @%s for fp inputs" % fname)
+    ret, params = signature(ir, fname)
+    header = "; ad_fuzz.py seed=%d size=%d variant=%s\n" % (seed, size, variant)
+    return header + ir + wrapper(fname, ret, params, variant, seed)
+
+
+# ------------------------------------------------------------ classification
+
+FRAME_RE = re.compile(r"^\s*#(\d+)\s+0x[0-9a-f]+\s+(.*)$")
+SKIP_FRAMES = ("llvm::sys::PrintStackTrace", "llvm::sys::RunSignalHandlers",
+               "SignalHandler", "__restore_rt", "libc.so", "__pthread_kill",
+               "raise", "abort", "__GI_", "llvm::report_fatal_error",
+               "llvm::llvm_unreachable_internal", "__assert_fail", "libpthread",
+               "PrintStackTrace", "CrashRecoveryContext")
+
+
+def short_frame(text):
+    # "llvm::Foo::bar(llvm::X*) (/path/ADPlugin.so+0x1234)" -> "llvm::Foo::bar"
+    m = re.match(r"(.*?)\s+\((/[^)]*)\)\s*$", text)
+    sym, where = (m.group(1), m.group(2)) if m else (text, "")
+    depth, out = 0, []
+    for ch in sym:                      # drop argument lists and templates
+        if ch in "(<":
+            depth += 1
+        elif ch in ")>":
+            depth -= 1
+        elif depth == 0:
+            out.append(ch)
+    sym = "".join(out).strip() or where
+    if not sym or sym.startswith("0x"):
+        sym = os.path.basename(where) or text
+    lib = os.path.basename(where.split("+")[0]) if where else ""
+    return sym, lib
+
+
+def crash_signature(stderr):
+    frames = []
+    for line in stderr.splitlines():
+        m = FRAME_RE.match(line)
+        if not m:
+            continue
+        sym, lib = short_frame(m.group(2))
+        if any(s in sym or s in lib for s in SKIP_FRAMES):
+            continue
+        frames.append(sym + ("" if lib in ("", "opt", "opt-22") else " [%s]" % lib))
+    head = ""
+    for line in stderr.splitlines():
+        if line.startswith("LLVM ERROR:") or "Assertion" in line:
+            head = normalize(line)
+            break
+    top = " <- ".join(frames[:4]) if frames else "no stack"
+    return (head + " | " if head else "") + top
+
+
+def normalize(msg):
+    msg = re.sub(r"autogen_SD\d+", "autogen_SDN", msg)
+    msg = re.sub(r"%[\w.]+", "%V", msg)
+    msg = re.sub(r"'[^']*'", "'X'", msg)
+    msg = re.sub(r"\b\d+\b", "N", msg)
+    msg = re.sub(r"0x[0-9a-fA-F]+", "0xN", msg)
+    return msg.strip()
+
+
+def first_error(stderr):
+    """The text of the first error diagnostic, without its location."""
+    for line in stderr.splitlines():
+        i = line.find("error:")
+        if i >= 0:
+            msg = line[i + 6:].strip()
+            for key in ("invalid differentiation call", "cannot differentiate", "internal error"):
+                j = msg.find(key)
+                if j >= 0:
+                    return msg[j:]
+            return msg
+    return ""
+
+
+def verifier_signature(text):
+    lines = [l for l in text.splitlines()
+             if l.strip() and not l.startswith(" ") and not l.startswith("\t")
+             and "Stack dump" not in l and not l.startswith("PLEASE")
+             and not FRAME_RE.match(l)]
+    for l in lines:
+        if "error:" in l:
+            l = l[l.find("error:") + 6:]
+        l = l.strip()
+        if l and not l.startswith("LLVM ERROR") and "Broken module" not in l:
+            return normalize(l)[:160]
+    return normalize(lines[0])[:160] if lines else "unknown verifier failure"
+
+
+def run_one(seed, variant, cfg):
+    """Returns (class, signature, files) where files maps name -> text."""
+    try:
+        ir = generate(seed, variant, cfg)
+    except Exception as e:  # generation problems are not the plugin's
+        return "GENFAIL", str(e)[:200], {}
+    tmp = tempfile.mkdtemp(prefix="adfuzz.")
+    try:
+        src = os.path.join(tmp, "in.ll")
+        out = os.path.join(tmp, "out.ll")
+        with open(src, "w") as f:
+            f.write(ir)
+        passes = "ad<O2>" if variant == "mixed" else "ad"
+        cmd = [cfg.opt, "-load-pass-plugin=" + cfg.plugin, "-passes=" + passes,
+               src, "-S", "-o", out]
+        files = {"in.ll": ir}
+        t0 = time.time()
+        try:
+            p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               timeout=cfg.timeout, start_new_session=True,
+                               env=cfg.env)
+        except subprocess.TimeoutExpired:
+            return "TIMEOUT", "opt ran longer than %ss" % cfg.timeout, files
+        elapsed = time.time() - t0
+        err = p.stderr.decode(errors="replace")
+        files["opt.stderr"] = "$ %s\n# exit %d, %.2fs\n%s" % (" ".join(cmd), p.returncode, elapsed, err)
+        broken = ("Broken module found" in err or "input module is broken" in err
+                  or "Broken function found" in err)
+        crashed = (p.returncode < 0 or "Stack dump" in err
+                   or "PLEASE submit a bug report" in err or "LLVM ERROR" in err)
+        if broken:
+            return "INVALID", "opt verifier: " + verifier_signature(err), files
+        if crashed:
+            sig = crash_signature(err)
+            if p.returncode < 0:
+                try:
+                    sig = signal.Signals(-p.returncode).name + ": " + sig
+                except ValueError:
+                    sig = "signal %d: %s" % (-p.returncode, sig)
+            return "CRASH", sig, files
+        if p.returncode != 0:
+            msg = first_error(err)
+            if not msg:
+                return "CRASH", "exit %d without a diagnostic: %s" % (
+                    p.returncode, normalize(err.strip().splitlines()[-1] if err.strip() else "")), files
+            if "internal error" in msg:
+                if "is invalid IR" in msg:
+                    detail = msg.split("is invalid IR:", 1)[-1]
+                    return "INVALID", "plugin self-check: " + verifier_signature(detail), files
+                return "INTERNAL", normalize(msg)[:200], files
+            return "DIAG", normalize(msg)[:200], files
+        # Success: verify the output separately and look for leftovers.
+        try:
+            with open(out) as f:
+                outtext = f.read()
+        except OSError:
+            return "CRASH", "exit 0 but no output file", files
+        files["out.ll"] = outtext
+        try:
+            v = subprocess.run([cfg.opt, "-passes=verify", out, "-disable-output"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               timeout=cfg.timeout, start_new_session=True)
+        except subprocess.TimeoutExpired:
+            return "TIMEOUT", "verifier ran longer than %ss" % cfg.timeout, files
+        verr = v.stderr.decode(errors="replace")
+        if v.returncode != 0:
+            files["verify.stderr"] = verr
+            if v.returncode < 0 or "Stack dump" in verr:
+                return "INVALID", "verifier crashed: " + crash_signature(verr), files
+            return "INVALID", "verify: " + verifier_signature(verr), files
+        left = re.findall(r"@(__ad_(?:autodiff|fwddiff|dup|dupnoneed|const|out)\w*)\b", outtext)
+        if left:
+            return "INVALID", "leftover reference to @%s" % sorted(set(left))[0], files
+        return "OK", "", files
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run_seed(seed, cfg):
+    results = []
+    for variant in cfg.variants:
+        cls, sig, files = run_one(seed, variant, cfg)
+        results.append((variant, cls, sig, files))
+    if cfg.numeric:
+        ok = {v: c for v, c, _, _ in results}
+        if ok.get("fprev", "OK") == "OK" and ok.get("fpfwd", "OK") == "OK":
+            cls, sig, files = run_numeric(seed, cfg)
+        else:
+            cls, sig, files = "NUMSKIP", "fp variants not OK", {}
+        results.append(("num", cls, sig, files))
+    return seed, results
+
+
+# ------------------------------------------------------- numerical check
+
+NUM_BUF = 64          # doubles per buffer (512 bytes: more than any access)
+NUM_X, NUM_Y = 0.7, 0.375    # 0.375 is exact as a float, as IR wants
+NUM_STEPS = (1e-4, 1e-6)
+
+
+def numeric_module(seed, cfg):
+    """f(x) = @autogen_SD<seed> with its fp inputs, plus a @main that prints
+    f(x0 +- h) for two steps, the reverse-mode adjoint of x and the
+    forward-mode tangent for x (all with fresh copies of the same memory)."""
+    size = size_for(seed, cfg.size)
+    p = subprocess.run([cfg.stress, "-seed=%d" % seed, "-size=%d" % size, "-o", "-"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    fname = "autogen_SD%d" % seed
+    ir = add_fp_inputs(p.stdout.decode(), fname, seed)
+    rng = random.Random(seed)
+    init = []
+    for k in range(3):
+        vals = ["double %s" % repr(rng.uniform(-2.0, 2.0)) for _ in range(NUM_BUF)]
+        init.append("[%d x double] [%s]" % (NUM_BUF, ", ".join(vals)))
+    ints = "i32 %d, i64 %d, i8 %d" % (rng.randint(1, 9), rng.randint(1, 9), rng.randint(1, 9))
+    ci = "i32 %%m.const, i32 %d, i32 %%m.const, i64 %d, i32 %%m.const, i8 %d" % tuple(
+        int(v.split()[1]) for v in ints.split(", "))
+    n = NUM_BUF * 8
+    lines = [
+        "",
+        "; ---- numerical check appended by ad_fuzz.py",
+        "@__ad_dup = external global i32",
+        "@__ad_const = external global i32",
+        "declare { double, float } @__ad_autodiff(ptr, ...)",
+        "declare double @__ad_fwddiff(ptr, ...)",
+        "declare i32 @printf(ptr, ...)",
+        "@num.init = private constant [3 x [%d x double]] [%s]" % (NUM_BUF, ", ".join(init)),
+        '@num.fmt = private constant [31 x i8] c"%.17g %.17g %.17g %.17g %.17g\\0A\\00"',
+        '@num.fmt2 = private constant [13 x i8] c"%.17g %.17g\\0A\\00"',
+        "",
+        "define internal void @num.fill(ptr %a, ptr %b, ptr %c) {",
+        "  call void @llvm.memcpy.p0.p0.i64(ptr align 16 %%a, ptr @num.init, i64 %d, i1 false)" % n,
+        "  %%ib = getelementptr i8, ptr @num.init, i64 %d" % n,
+        "  call void @llvm.memcpy.p0.p0.i64(ptr align 16 %%b, ptr %%ib, i64 %d, i1 false)" % n,
+        "  %%ic = getelementptr i8, ptr @num.init, i64 %d" % (2 * n),
+        "  call void @llvm.memcpy.p0.p0.i64(ptr align 16 %%c, ptr %%ic, i64 %d, i1 false)" % n,
+        "  ret void",
+        "}",
+        "",
+        "define internal double @num.eval(double %x) {",
+        "  %%a = alloca [%d x double], align 128" % NUM_BUF,
+        "  %%b = alloca [%d x double], align 128" % NUM_BUF,
+        "  %%c = alloca [%d x double], align 128" % NUM_BUF,
+        "  call void @num.fill(ptr %a, ptr %b, ptr %c)",
+        "  %%r = call double @%s(ptr %%a, ptr %%b, ptr %%c, %s, double %%x, float %r)" % (fname, ints, NUM_Y),
+        "  ret double %r",
+        "}",
+        "",
+        "define i32 @main() {",
+        "  %m.dup = load i32, ptr @__ad_dup",
+        "  %m.const = load i32, ptr @__ad_const",
+    ]
+    vals = []
+    for i, h in enumerate(NUM_STEPS):
+        for sgn, tag in ((1, "p"), (-1, "m")):
+            lines.append("  %%f%s%d = call double @num.eval(double %r)" % (tag, i, NUM_X + sgn * h))
+            vals.append("%%f%s%d" % (tag, i))
+    lines.append("  call i32 (ptr, ...) @printf(ptr @num.fmt, %s, double 0.0)" %
+                 ", ".join("double " + v for v in vals))
+    for mode in ("rev", "fwd"):
+        for b in "abc":
+            lines.append("  %%%s.%s = alloca [%d x double], align 128" % (mode, b, NUM_BUF))
+            lines.append("  %%%s.d%s = alloca [%d x double], align 128" % (mode, b, NUM_BUF))
+            lines.append("  call void @llvm.memset.p0.i64(ptr align 16 %%%s.d%s, i8 0, i64 %d, i1 false)" % (mode, b, n))
+        lines.append("  call void @num.fill(ptr %%%s.a, ptr %%%s.b, ptr %%%s.c)" % (mode, mode, mode))
+    dup = lambda mode: ", ".join("i32 %%m.dup, ptr %%%s.%s, ptr %%%s.d%s" % (mode, b, mode, b) for b in "abc")
+    lines += [
+        "  %%g = call { double, float } (ptr, ...) @__ad_autodiff(ptr @%s, %s, %s, double %r, float %r)"
+        % (fname, dup("rev"), ci, NUM_X, NUM_Y),
+        "  %gx = extractvalue { double, float } %g, 0",
+        "  %%t = call double (ptr, ...) @__ad_fwddiff(ptr @%s, %s, %s, double %r, double 1.0, float %r, float 0.0)"
+        % (fname, dup("fwd"), ci, NUM_X, NUM_Y),
+        "  call i32 (ptr, ...) @printf(ptr @num.fmt2, double %gx, double %t)",
+        "  ret i32 0",
+        "}",
+        "",
+    ]
+    return ir + "\n".join(lines)
+
+
+def fd_close(a, b, rel):
+    return abs(a - b) <= rel * max(abs(a), abs(b), 1e-3)
+
+
+def run_numeric(seed, cfg):
+    """('NUMOK' | 'NUMSKIP' | 'MISMATCH', detail, files)."""
+    import math
+    try:
+        ir = numeric_module(seed, cfg)
+    except Exception as e:
+        return "NUMSKIP", "generation: %s" % e, {}
+    files = {"num.ll": ir}
+    tmp = tempfile.mkdtemp(prefix="adfuzz.num.")
+    try:
+        src = os.path.join(tmp, "num.ll")
+        out = os.path.join(tmp, "num.out.ll")
+        with open(src, "w") as f:
+            f.write(ir)
+        try:
+            p = subprocess.run([cfg.opt, "-load-pass-plugin=" + cfg.plugin, "-passes=ad",
+                                src, "-S", "-o", out], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, timeout=cfg.timeout,
+                               start_new_session=True)
+        except subprocess.TimeoutExpired:
+            return "NUMSKIP", "opt timeout", files
+        if p.returncode != 0:
+            return "NUMSKIP", "opt failed", files
+        try:
+            r = subprocess.run([cfg.lli, out], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               timeout=10, start_new_session=True)
+        except subprocess.TimeoutExpired:
+            return "NUMSKIP", "lli timeout", files
+        text = r.stdout.decode(errors="replace").split()
+        files["lli.stdout"] = " ".join(text)
+        if r.returncode != 0 or len(text) != 7:
+            return "NUMSKIP", "run failed (exit %d)" % r.returncode, files
+        try:
+            v = [float(t) for t in text]
+        except ValueError:
+            return "NUMSKIP", "unparsable output", files
+        if not all(math.isfinite(t) for t in v):
+            return "NUMSKIP", "non-finite", files
+        fd = [(v[2 * i] - v[2 * i + 1]) / (2 * h) for i, h in enumerate(NUM_STEPS)]
+        rev, fwd = v[5], v[6]
+        if not fd_close(fd[0], fd[1], 1e-4):
+            return "NUMSKIP", "not smooth at x0", files
+        detail = "fd %.10g (h=%g) %.10g (h=%g), reverse %.10g, forward %.10g" % (
+            fd[0], NUM_STEPS[0], fd[1], NUM_STEPS[1], rev, fwd)
+        files["numeric.txt"] = detail + "\n"
+        bad = [n for n, g in (("reverse", rev), ("forward", fwd)) if not fd_close(g, fd[0], 1e-3)]
+        if bad:
+            return "MISMATCH", "%s derivative differs from finite differences: %s" % (
+                "+".join(bad), detail), files
+        return "NUMOK", detail, files
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+# ----------------------------------------------------------------------- main
+
+def parse_seeds(text):
+    seeds = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        if ":" in part:
+            a, b = part.split(":", 1)
+            seeds.extend(range(int(a), int(b)))
+        else:
+            seeds.append(int(part))
+    return seeds
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog=__doc__.split("\n\n", 1)[1])
+    ap.add_argument("--seeds", default="0:100",
+                    help="A:B (A inclusive, B exclusive), N, or a comma list of both")
+    ap.add_argument("--seed-file", help="file with one seed per line (added to --seeds)")
+    ap.add_argument("--jobs", "-j", type=int, default=2)
+    ap.add_argument("--size", default="30:80",
+                    help="llvm-stress -size, N or LO:HI (then LO + seed %% (HI-LO+1))")
+    ap.add_argument("--variants", default=",".join(VARIANTS),
+                    help="comma list of %s (default: all)" % ", ".join(VARIANTS))
+    ap.add_argument("--numeric", action="store_true",
+                    help="also compare the fp variants' derivatives with finite "
+                         "differences (runs the code with lli)")
+    ap.add_argument("--lli", default=None, help="lli of LLVM 22 (default: lli-22)")
+    ap.add_argument("--timeout", type=float, default=20.0)
+    ap.add_argument("--keep", metavar="DIR", help="save every failing case under DIR")
+    ap.add_argument("--keep-diag", action="store_true", help="with --keep, save DIAG cases too")
+    ap.add_argument("--plugin", default=os.environ.get("AD_PLUGIN",
+                                                       os.path.join(ROOT, "build", "ADPlugin.so")))
+    ap.add_argument("--opt", default=None, help="opt of LLVM 22 (default: opt-22)")
+    ap.add_argument("--llvm-stress", default=None, help="llvm-stress of LLVM 22")
+    ap.add_argument("--emit", metavar="VARIANT",
+                    help="print the input module of the (first) seed for VARIANT and exit")
+    ap.add_argument("--verbose", "-v", action="store_true", help="one line per failing seed")
+    ap.add_argument("--diag-summary", action="store_true",
+                    help="also list the distinct diagnostics (DIAG)")
+    cfg = ap.parse_args(argv)
+
+    cfg.opt = cfg.opt or find_tool(["opt-22", LLVM_BIN + "/opt"])
+    cfg.stress = cfg.llvm_stress or find_tool(["llvm-stress-22", LLVM_BIN + "/llvm-stress"])
+    cfg.lli = cfg.lli or find_tool(["lli-22", LLVM_BIN + "/lli"])
+    if cfg.numeric and not cfg.lli:
+        ap.error("--numeric needs lli-22 (use --lli)")
+    if not cfg.opt or not cfg.stress:
+        ap.error("cannot find opt-22 / llvm-stress-22 (use --opt / --llvm-stress)")
+    cfg.variants = [v.strip() for v in cfg.variants.split(",") if v.strip()]
+    for v in cfg.variants:
+        if v not in VARIANTS:
+            ap.error("unknown variant " + v)
+    seeds = parse_seeds(cfg.seeds)
+    if cfg.seed_file:
+        with open(cfg.seed_file) as f:
+            seeds += [int(l.split()[0]) for l in f if l.strip() and not l.startswith("#")]
+    if cfg.emit:
+        sys.stdout.write(generate(seeds[0], cfg.emit, cfg))
+        return 0
+    if not os.path.exists(cfg.plugin):
+        ap.error("plugin not found: " + cfg.plugin)
+    cfg.env = dict(os.environ)
+    # Symbolized stack traces make the crash signatures readable.
+    sym = find_tool(["llvm-symbolizer-22", LLVM_BIN + "/llvm-symbolizer", "llvm-symbolizer"])
+    if sym:
+        cfg.env.setdefault("LLVM_SYMBOLIZER_PATH", sym)
+
+    t0 = time.time()
+    seed_class = {}
+    variant_counts = collections.Counter()
+    distinct = collections.OrderedDict()      # (class, variant-less sig) -> [seeds]
+    lock = threading.Lock()
+
+    def record(seed, results):
+        worst = "OK"
+        for variant, cls, sig, files in results:
+            variant_counts[(variant, cls)] += 1
+            if SEVERITY[cls] > SEVERITY[worst]:
+                worst = cls
+            if cls in FAILING or (cls == "DIAG" and cfg.diag_summary) or cls == "GENFAIL":
+                distinct.setdefault((cls, sig), []).append("%d/%s" % (seed, variant))
+            if cfg.keep and (cls in FAILING or (cls == "DIAG" and cfg.keep_diag)):
+                d = os.path.join(cfg.keep, "seed_%d_%s_%s" % (seed, variant, cls))
+                os.makedirs(d, exist_ok=True)
+                for name, text in files.items():
+                    with open(os.path.join(d, name), "w") as f:
+                        f.write(text)
+                with open(os.path.join(d, "signature.txt"), "w") as f:
+                    f.write("%s\n%s\n" % (cls, sig))
+            if cfg.verbose and cls in FAILING:
+                print("seed %d %s: %s %s" % (seed, variant, cls, sig), flush=True)
+        seed_class[seed] = worst
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, cfg.jobs)) as ex:
+        futs = [ex.submit(run_seed, s, cfg) for s in seeds]
+        for fut in concurrent.futures.as_completed(futs):
+            seed, results = fut.result()
+            with lock:
+                record(seed, results)
+
+    elapsed = time.time() - t0
+    counts = collections.Counter(seed_class.values())
+    print("ad_fuzz: %d seeds (%s), variants %s, size %s, %.1fs" % (
+        len(seeds), cfg.seeds if not cfg.seed_file else "list", ",".join(cfg.variants),
+        cfg.size, elapsed))
+    print("per seed (worst variant): " + ", ".join("%s %d" % (c, counts[c]) for c in CLASSES))
+    for v in cfg.variants:
+        print("  %-6s " % v + ", ".join("%s %d" % (c, variant_counts[(v, c)])
+                                       for c in CLASSES[:6] + ["GENFAIL"]
+                                       if variant_counts[(v, c)] or c in CLASSES))
+    if cfg.numeric:
+        print("  %-6s " % "num" + ", ".join("%s %d" % (c, variant_counts[("num", c)])
+                                           for c in ("NUMOK", "NUMSKIP", "MISMATCH")))
+    if distinct:
+        print("distinct problems:")
+        for (cls, sig), where in sorted(distinct.items(), key=lambda kv: (kv[0][0], -len(kv[1]))):
+            ex_seeds = sorted(where, key=lambda w: int(w.split("/")[0]))
+            print("  %-8s x%-4d %s\n           e.g. %s" % (cls, len(where), sig, " ".join(ex_seeds[:6])))
+    passed = counts["OK"] + counts["DIAG"]
+    failed = len(seeds) - passed
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
