@@ -118,6 +118,23 @@ bool ActivityAnalysis::visit(const Instruction &I) {
   return Changed;
 }
 
+const Instruction *ActivityAnalysis::pointerRebuiltFromInteger() const {
+  bool ShadowedToInt = false;
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB)
+      if (auto *P2I = dyn_cast<PtrToIntInst>(&I))
+        ShadowedToInt |= hasShadow(P2I->getPointerOperand());
+  if (!ShadowedToInt)
+    return nullptr;
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB)
+      if (isa<IntToPtrInst>(I))
+        for (const User *U : I.users())
+          if (!isa<CmpInst>(U))
+            return &I;
+  return nullptr;
+}
+
 void ActivityAnalysis::print(raw_ostream &OS) const {
   OS << "activity of " << F.getName() << ":\n";
   for (const Argument &A : F.args())

@@ -27,6 +27,11 @@ public:
   /// V is a pointer with a shadow.
   bool hasShadow(const llvm::Value *V) const { return Shadowed.count(V); }
 
+  /// An inttoptr whose result is dereferenced in a function that turns a
+  /// shadowed pointer into an integer: the rebuilt pointer has lost its
+  /// shadow, so derivatives through it would silently vanish.
+  const llvm::Instruction *pointerRebuiltFromInteger() const;
+
   void print(llvm::raw_ostream &OS) const;
 
 private:

@@ -1,5 +1,6 @@
 //===- MemoryLayout.cpp - Where the floating-point data sits in raw memory --===//
 #include "analysis/MemoryLayout.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DerivedTypes.h"
@@ -65,34 +66,59 @@ Type *typeFromDefinition(const Value *P) {
   return nullptr;
 }
 
-/// Looks at how the pointer is used: loads, stores and GEPs through it, also
+/// Collects the types the pointer is accessed with: loads, stores and GEPs
+/// through it, through constant byte offsets from it (a field at -O2), and
 /// after it flows through phis and selects (a buffer grown in a loop).
-Type *typeFromUses(const Value *P, SmallPtrSetImpl<const Value *> &Seen) {
+void collectUseTypes(const Value *P, SmallPtrSetImpl<const Value *> &Seen,
+                     SmallSetVector<Type *, 4> &Types) {
   if (!Seen.insert(P).second || Seen.size() > 64)
-    return nullptr;
+    return;
   for (const User *U : P->users()) {
-    if (auto *LI = dyn_cast<LoadInst>(U))
+    if (auto *LI = dyn_cast<LoadInst>(U)) {
       if (informative(LI->getType()))
-        return LI->getType();
-    if (auto *SI = dyn_cast<StoreInst>(U))
+        Types.insert(LI->getType());
+    } else if (auto *SI = dyn_cast<StoreInst>(U)) {
       if (SI->getPointerOperand() == P &&
           informative(SI->getValueOperand()->getType()))
-        return SI->getValueOperand()->getType();
-    if (auto *GEP = dyn_cast<GEPOperator>(U))
-      if (GEP->getPointerOperand() == P &&
-          informative(GEP->getSourceElementType()))
-        return GEP->getSourceElementType();
+        Types.insert(SI->getValueOperand()->getType());
+    } else if (auto *GEP = dyn_cast<GEPOperator>(U)) {
+      if (GEP->getPointerOperand() != P)
+        continue;
+      if (informative(GEP->getSourceElementType()))
+        Types.insert(GEP->getSourceElementType());
+      else if (GEP->hasAllConstantIndices())
+        collectUseTypes(GEP, Seen, Types);
+    } else if (isa<PHINode>(U) || isa<SelectInst>(U)) {
+      collectUseTypes(U, Seen, Types);
+    }
   }
-  for (const User *U : P->users())
-    if (isa<PHINode>(U) || isa<SelectInst>(U))
-      if (Type *T = typeFromUses(U, Seen))
-        return T;
   // The values flowing into a phi are the same memory.
   if (auto *Phi = dyn_cast<PHINode>(P))
     for (const Value *In : Phi->incoming_values())
-      if (Type *T = typeFromUses(In, Seen))
-        return T;
-  return nullptr;
+      collectUseTypes(In, Seen, Types);
+}
+
+/// The element type the uses agree on: an aggregate named by a GEP wins
+/// (it describes every field); otherwise all accesses must have one type.
+/// Disagreeing scalars (an int field and a double field reached through
+/// byte offsets) leave the layout unknown rather than guessed.
+Type *typeFromUses(const Value *P) {
+  SmallPtrSet<const Value *, 16> Seen;
+  SmallSetVector<Type *, 4> Types;
+  collectUseTypes(P, Seen, Types);
+  for (Type *T : Types)
+    if (isa<StructType>(elementOf(T)))
+      return T;
+  Type *Common = nullptr;
+  for (Type *T : Types) {
+    T = elementOf(T);
+    if (auto *VT = dyn_cast<FixedVectorType>(T))
+      T = VT->getElementType();
+    if (Common && Common != T)
+      return nullptr;
+    Common = T;
+  }
+  return Common;
 }
 
 Type *deduceType(const Value *P) {
@@ -100,8 +126,7 @@ Type *deduceType(const Value *P) {
     return nullptr;
   if (Type *T = typeFromDefinition(P); T && informative(T))
     return T;
-  SmallPtrSet<const Value *, 16> Seen;
-  if (Type *T = typeFromUses(P, Seen))
+  if (Type *T = typeFromUses(P))
     return T;
   return nullptr;
 }

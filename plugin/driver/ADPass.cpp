@@ -29,10 +29,46 @@ using namespace llvm;
 namespace ad {
 namespace {
 
-/// Returns \p Values to the caller in the type its prototype declared: a
-/// scalar (converted between float widths), a struct of several values laid
-/// out as C lays it out (through memory, as C's ABI coerces it), or through
-/// the sret pointer.
+/// Whether the call site's declared return type can carry \p Values: one
+/// floating-point value in any floating-point type (converted), several in a
+/// struct laid out as C lays out those fields (returned directly, coerced
+/// by the ABI, or through sret). Anything else would hand back bytes of the
+/// wrong meaning, so it is an error.
+bool checkResultType(EntryPointCall &EP, ArrayRef<Type *> Types,
+                     DiagnosticReporter &Diag) {
+  CallBase &Call = *EP.Call;
+  const DataLayout &DL = Call.getModule()->getDataLayout();
+  Type *RetTy = Call.getType();
+  if (Types.empty() || (RetTy->isVoidTy() && !EP.SRet))
+    return true;
+  if (Types.size() == 1 && Types[0] == RetTy)
+    return true;
+  if (Types.size() == 1 && Types[0]->isFloatingPointTy()) {
+    if (RetTy->isFloatingPointTy())
+      return true;
+  } else {
+    StructType *Layout = StructType::get(Call.getContext(), Types);
+    Type *Declared = EP.SRet ? Call.getParamStructRetType(0) : RetTy;
+    if (Declared && DL.getTypeAllocSize(Declared) == DL.getTypeAllocSize(Layout))
+      return true;
+  }
+  std::string Want;
+  raw_string_ostream OS(Want);
+  for (unsigned K = 0; K < Types.size(); ++K)
+    OS << (K ? ", " : "") << *Types[K];
+  Diag.invalidCall(&Call,
+                   "the entry point's declared return type cannot hold its " +
+                       Twine(unsigned(Types.size())) + " result(s) (" + Want +
+                       ")",
+                   "declare the entry point to return a double, or a struct "
+                   "with one field per __ad_out argument, in order");
+  return false;
+}
+
+/// Returns \p Values to the caller in the type its prototype declared (see
+/// checkResultType): a scalar (converted between float widths), or a struct
+/// of several values laid out as C lays it out (through memory, as C's ABI
+/// coerces it), or through the sret pointer.
 void deliverResults(EntryPointCall &EP, ArrayRef<Value *> Values) {
   CallBase &Call = *EP.Call;
   IRBuilder<> B(&Call);
@@ -57,17 +93,18 @@ void deliverResults(EntryPointCall &EP, ArrayRef<Value *> Values) {
     Result = Constant::getNullValue(RetTy);
   } else if (Values.size() == 1 && Values[0]->getType() == RetTy) {
     Result = Values[0];
-  } else if (Values.size() == 1 && RetTy->isFloatingPointTy() &&
-             Values[0]->getType()->isFloatingPointTy()) {
+  } else if (Values.size() == 1 && RetTy->isFloatingPointTy()) {
     Result = B.CreateFPCast(Values[0], RetTy);
+  } else if (RetTy == Layout) {
+    Result = PoisonValue::get(RetTy);
+    for (unsigned K = 0; K < Values.size(); ++K)
+      Result = B.CreateInsertValue(Result, Values[K], K);
   } else {
     IRBuilder<> EntryB(&*Call.getFunction()->getEntryBlock().begin());
-    uint64_t Size = std::max(DL.getTypeAllocSize(RetTy).getFixedValue(),
-                             DL.getTypeAllocSize(Layout).getFixedValue());
+    uint64_t Size = DL.getTypeAllocSize(Layout).getFixedValue();
     AllocaInst *Tmp = EntryB.CreateAlloca(
         ArrayType::get(B.getInt8Ty(), Size), nullptr, "ad.result");
     Tmp->setAlignment(Align(16));
-    B.CreateMemSet(Tmp, B.getInt8(0), Size, Align(16));
     StoreFields(Tmp);
     Result = B.CreateLoad(RetTy, Tmp);
   }
@@ -77,13 +114,20 @@ void deliverResults(EntryPointCall &EP, ArrayRef<Value *> Values) {
     Call.replaceAllUsesWith(PoisonValue::get(RetTy));
 }
 
-bool lowerReverse(EntryPointCall &EP, DerivativeCache &Cache) {
+bool lowerReverse(EntryPointCall &EP, DerivativeCache &Cache,
+                  DiagnosticReporter &Diag) {
   DerivativeSignature Sig;
   Sig.Primal = EP.Fn;
   Sig.Kind = DerivativeKind::Gradient;
   Sig.Args = EP.Activities;
   Type *RetTy = EP.Fn->getReturnType();
   Sig.ReturnActive = isDifferentiableType(RetTy);
+  SmallVector<Type *, 4> AdjointTypes;
+  for (auto [Param, Act] : zip(EP.Fn->args(), EP.Activities))
+    if (Act == Activity::Active)
+      AdjointTypes.push_back(Param.getType());
+  if (!checkResultType(EP, AdjointTypes, Diag))
+    return false;
   Function *G = Cache.gradient(Sig);
   if (!G)
     return false;
@@ -101,13 +145,19 @@ bool lowerReverse(EntryPointCall &EP, DerivativeCache &Cache) {
   return true;
 }
 
-bool lowerForward(EntryPointCall &EP, DerivativeCache &Cache) {
+bool lowerForward(EntryPointCall &EP, DerivativeCache &Cache,
+                  DiagnosticReporter &Diag) {
   DerivativeSignature Sig;
   Sig.Primal = EP.Fn;
   Sig.Kind = DerivativeKind::Tangent;
   Sig.Args = EP.Activities;
   Type *RetTy = EP.Fn->getReturnType();
   Sig.ReturnActive = isDifferentiableType(RetTy);
+  SmallVector<Type *, 1> TangentType;
+  if (Sig.ReturnActive)
+    TangentType.push_back(RetTy);
+  if (!checkResultType(EP, TangentType, Diag))
+    return false;
   Function *T = Cache.tangent(Sig);
   if (!T)
     return false;
@@ -140,16 +190,21 @@ void eraseDeadMarkers(Module &M) {
 PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
   SmallVector<std::pair<CallBase *, EntryPointKind>, 8> Calls;
   SmallVector<Function *, 4> EntryPoints;
+  SmallVector<Instruction *, 2> OtherUses;
   for (Function &F : M) {
     std::optional<EntryPointKind> Kind = entryPointKind(F);
     if (!Kind)
       continue;
     EntryPoints.push_back(&F);
-    for (User *U : F.users())
-      if (auto *CB = dyn_cast<CallBase>(U); CB && CB->getCalledOperand() == &F)
+    for (Use &U : F.uses()) {
+      auto *CB = dyn_cast<CallBase>(U.getUser());
+      if (CB && CB->isCallee(&U))
         Calls.push_back({CB, *Kind});
+      else if (auto *I = dyn_cast<Instruction>(U.getUser()))
+        OtherUses.push_back(I);
+    }
   }
-  if (Calls.empty())
+  if (Calls.empty() && OtherUses.empty())
     return PreservedAnalyses::all();
 
   FunctionAnalysisManager &FAM =
@@ -159,6 +214,14 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
   DerivativeCache Cache(Ctx);
   Ctx.Cache = &Cache;
 
+  // The entry points exist only to be called: taking one's address would
+  // leave an undefined reference for the linker to report, far from here.
+  for (Instruction *I : OtherUses)
+    if (!is_contained(make_first_range(Calls), I))
+      Diag.invalidCall(I, "the address of a differentiation entry point is "
+                          "taken instead of calling it",
+                       "call __ad_autodiff / __ad_fwddiff directly");
+
   for (auto [Call, Kind] : Calls) {
     bool Ok = false;
     if (isa<InvokeInst>(Call)) {
@@ -166,8 +229,8 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
                        "call the entry point outside a try block");
     } else if (std::optional<EntryPointCall> EP =
                    parseEntryPointCall(*Call, Kind, Diag)) {
-      Ok = Kind == EntryPointKind::Reverse ? lowerReverse(*EP, Cache)
-                                           : lowerForward(*EP, Cache);
+      Ok = Kind == EntryPointKind::Reverse ? lowerReverse(*EP, Cache, Diag)
+                                           : lowerForward(*EP, Cache, Diag);
     }
     if (!Ok && !Call->getType()->isVoidTy())
       Call->replaceAllUsesWith(PoisonValue::get(Call->getType()));
@@ -211,8 +274,9 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (Level != OptimizationLevel::O0 && PB && Diag.errorCount() == 0) {
     // Inline the tape's push/pop, then optimize the derivatives like the
     // rest of the program.
-    AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false).run(M, MAM);
-    FAM.invalidate(*NewFunctions.front(), PreservedAnalyses::none());
+    PreservedAnalyses Inlined =
+        AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false).run(M, MAM);
+    MAM.invalidate(M, Inlined);
     FunctionPassManager FPM =
         PB->buildFunctionSimplificationPipeline(Level, ThinOrFullLTOPhase::None);
     for (Function *F : NewFunctions)

@@ -1,5 +1,6 @@
 //===- Diagnostics.cpp - Clang-style errors ---------------------------------===//
 #include "driver/Diagnostics.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instruction.h"
@@ -21,6 +22,11 @@ const Function &DiagnosticReporter::userFunction(const Function &F) const {
   return F;
 }
 
+/// The name users wrote: C++ names demangled.
+static std::string sourceName(const Function &F) {
+  return demangle(F.getName());
+}
+
 void DiagnosticReporter::emit(const Function &F, const DebugLoc &Loc,
                               const Twine &Msg, const Twine &Hint) {
   ++Errors;
@@ -34,14 +40,14 @@ void DiagnosticReporter::error(const Instruction *At, const Twine &Reason,
                                const Twine &Hint) {
   const Function &F = userFunction(*At->getFunction());
   emit(F, At->getDebugLoc(),
-       "cannot differentiate '" + F.getName() + "': " + Reason, Hint);
+       "cannot differentiate '" + sourceName(F) + "': " + Reason, Hint);
 }
 
 void DiagnosticReporter::invalidCall(const Instruction *Call,
                                      const Twine &Reason, const Twine &Hint) {
   const Function &F = *Call->getFunction();
   emit(F, Call->getDebugLoc(),
-       "invalid differentiation call in '" + F.getName() + "': " + Reason,
+       "invalid differentiation call in '" + sourceName(F) + "': " + Reason,
        Hint);
 }
 
@@ -49,7 +55,7 @@ void DiagnosticReporter::error(const Function &Fn, const Twine &Reason,
                                const Twine &Hint) {
   const Function &F = userFunction(Fn);
   emit(F, DebugLoc(),
-       "cannot differentiate '" + F.getName() + "': " + Reason, Hint);
+       "cannot differentiate '" + sourceName(F) + "': " + Reason, Hint);
 }
 
 } // namespace ad

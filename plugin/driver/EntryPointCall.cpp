@@ -92,6 +92,12 @@ std::optional<EntryPointCall> Parser::parse() {
          "pass the function to differentiate, e.g. __ad_autodiff((void *)f, ...)");
     return std::nullopt;
   }
+  if (Result.Fn->isDeclaration()) {
+    fail("'" + Result.Fn->getName() + "' has no body in this module",
+         "differentiate a function defined in this translation unit (or "
+         "one that calls the external function)");
+    return std::nullopt;
+  }
   if (Result.Fn->isVarArg()) {
     fail("'" + Result.Fn->getName() + "' is variadic",
          "differentiate a function with a fixed parameter list");
@@ -101,8 +107,9 @@ std::optional<EntryPointCall> Parser::parse() {
     if (!parseParameter(Param))
       return std::nullopt;
   if (Pos != Call.arg_size()) {
+    unsigned N = Result.Fn->arg_size();
     fail("too many arguments for '" + Result.Fn->getName() + "' (it has " +
-             Twine(Result.Fn->arg_size()) + " parameters)",
+             Twine(N) + (N == 1 ? " parameter)" : " parameters)"),
          "pass one value per parameter, plus a shadow after each __ad_dup "
          "one");
     return std::nullopt;

@@ -44,9 +44,12 @@ struct DerivativeSignature {
   /// (reverse) or a tangent (forward); a pointer return gets a shadow.
   bool ReturnActive = false;
 
-  /// A stable textual key; the cache hashes it.
+  /// The cache's key (hashed by it). It names the function by address as
+  /// well: unnamed IR functions (@0, @1) must not share derivatives.
   std::string key() const {
-    std::string K = Primal->getName().str();
+    std::string K = std::to_string(reinterpret_cast<uintptr_t>(Primal));
+    K += '|';
+    K += Primal->getName().str();
     K += '|';
     K += char('0' + unsigned(Kind));
     K += '|';

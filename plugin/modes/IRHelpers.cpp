@@ -36,6 +36,20 @@ Constant *adjointZero(Type *T) {
   return Constant::getNullValue(T);
 }
 
+Value *addPositiveZero(IRBuilderBase &B, Value *V) {
+  Type *T = V->getType();
+  if (T->isFPOrFPVectorTy())
+    return B.CreateFAdd(V, Constant::getNullValue(T));
+  if (!isDifferentiableType(T))
+    return V;
+  unsigned N = isa<StructType>(T) ? T->getStructNumElements()
+                                  : T->getArrayNumElements();
+  for (unsigned I = 0; I < N; ++I)
+    V = B.CreateInsertValue(V, addPositiveZero(B, B.CreateExtractValue(V, I)),
+                            I);
+  return V;
+}
+
 bool isZeroDerivative(const Value *V) {
   auto *C = dyn_cast<Constant>(V);
   if (!C)
@@ -106,8 +120,10 @@ Value *convertScalar(IRBuilderBase &B, Value *V, Type *To) {
     return V;
   if (From->isFloatingPointTy() && To->isFloatingPointTy())
     return B.CreateFPCast(V, To);
+  // C promotes small integers keeping their sign; an int passed for a long
+  // parameter is sign-extended as the C conversion would.
   if (From->isIntegerTy() && To->isIntegerTy())
-    return B.CreateZExtOrTrunc(V, To);
+    return B.CreateSExtOrTrunc(V, To);
   return nullptr;
 }
 

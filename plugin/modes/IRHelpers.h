@@ -27,6 +27,10 @@ llvm::Value *addDerivatives(llvm::IRBuilderBase &B, llvm::Value *A,
 /// copy; +0.0 is not (-0.0 + +0.0 == +0.0), and would stay as an fadd.
 llvm::Constant *adjointZero(llvm::Type *T);
 
+/// V + (+0.0) in every FP leaf: turns the -0.0 of an accumulator that
+/// received nothing into the +0.0 users expect, and leaves the rest alone.
+llvm::Value *addPositiveZero(llvm::IRBuilderBase &B, llvm::Value *V);
+
 /// True for +0.0, -0.0 and aggregates or splats of them.
 bool isZeroDerivative(const llvm::Value *V);
 

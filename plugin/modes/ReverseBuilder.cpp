@@ -36,6 +36,14 @@ ReverseBuilder::~ReverseBuilder() {
 }
 
 bool ReverseBuilder::build() {
+  if (const Instruction *I = AA.pointerRebuiltFromInteger()) {
+    Ctx.Diag.error(I,
+                   "a pointer to differentiated memory is converted to an "
+                   "integer and back, which loses its shadow",
+                   "index the pointer (p + i, &p[i]) instead of computing "
+                   "addresses with integers");
+    return false;
+  }
   for (BasicBlock &BB : *Primal)
     if (isa<ReturnInst>(BB.getTerminator())) {
       if (ReturnBlock) {
@@ -61,7 +69,27 @@ bool ReverseBuilder::build() {
       return false;
   emitReverseEntryAndExit();
   emitRecords();
+  if (Combined)
+    dropUnusedTape();
   return true;
+}
+
+void ReverseBuilder::dropUnusedTape() {
+  // Straight-line code keeps nothing: no tape to create and free.
+  auto *Tape = cast<AllocaInst>(TapeFwd);
+  SmallVector<Instruction *, 2> Users;
+  for (User *U : Tape->users()) {
+    auto *I = cast<Instruction>(U);
+    auto *Call = dyn_cast<CallInst>(I);
+    bool IsInit = isa<StoreInst>(I) && I->getOperand(1) == Tape;
+    bool IsFree = Call && Call->getCalledFunction() == Ctx.Runtime.tapeFree();
+    if (!IsInit && !IsFree)
+      return;
+    Users.push_back(I);
+  }
+  for (Instruction *I : Users)
+    I->eraseFromParent();
+  Tape->eraseFromParent();
 }
 
 // --- Forward sweep ------------------------------------------------------------
@@ -367,6 +395,17 @@ bool ReverseBuilder::forwardCall(CallBase &I) {
   if (!Active)
     return true;
   Function *Callee = I.getCalledFunction();
+  if (Callee && (Callee->getName().starts_with("__ad_autodiff") ||
+                 Callee->getName().starts_with("__ad_fwddiff") ||
+                 Callee->getName().contains("__ad_autodiff") ||
+                 Callee->getName().contains("__ad_fwddiff"))) {
+    Ctx.Diag.error(&I,
+                   "it calls a differentiation entry point itself (nested, "
+                   "higher-order differentiation is not supported yet)",
+                   "differentiate the inner function's derivative by hand, "
+                   "or restructure to a single level of differentiation");
+    return false;
+  }
   Ctx.Diag.error(&I,
                  Callee ? "call to '" + Callee->getName() +
                               "', which has no body and no derivative rule"
@@ -516,9 +555,7 @@ void ReverseBuilder::emitReverseEntryAndExit() {
     for (auto [Arg, Act] : zip(Primal->args(), Sig.Args))
       if (Act == Activity::Active) {
         // Adding +0.0 turns an untouched accumulator's -0.0 into +0.0.
-        Value *D = takeAdjoint(&Arg);
-        if (Arg.getType()->isFPOrFPVectorTy())
-          D = B.CreateFAdd(D, Constant::getNullValue(Arg.getType()));
+        Value *D = addPositiveZero(B, takeAdjoint(&Arg));
         Result = B.CreateInsertValue(Result, D, Field++);
       }
   }

@@ -60,6 +60,7 @@ private:
   void emitReverseTerminator(llvm::BasicBlock *BB);
   void emitReverseEntryAndExit();
   void emitRecords();
+  void dropUnusedTape();
 
   // --- Adjoints of instructions (ReverseInstructions.cpp) ---
   bool reverseVisit(llvm::Instruction &I);

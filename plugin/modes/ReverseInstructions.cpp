@@ -76,7 +76,7 @@ bool ReverseBuilder::reverseArithmetic(Instruction &I, Value *DY) {
     Value *Op = I.getOperand(K);
     if (!AA.isVaried(Op))
       continue;
-    if (Value *Partial = Rule->Partial(B, K, Primal))
+    if (Value *Partial = Rule->Partial(B, K, Primal, I.getType()))
       addAdjoint(Op, scale(B, Partial, DY));
   }
   return true;
@@ -205,7 +205,7 @@ bool ReverseBuilder::reverseCall(CallBase &I, Value *DY) {
       Value *Op = I.getArgOperand(K);
       if (!AA.isVaried(Op))
         continue;
-      if (Value *Partial = Info.Rule->Partial(B, K, Primal))
+      if (Value *Partial = Info.Rule->Partial(B, K, Primal, I.getType()))
         addAdjoint(Op, scale(B, Partial, DY));
     }
     return true;

@@ -20,6 +20,14 @@ TangentBuilder::TangentBuilder(ADContext &Ctx, const DerivativeSignature &Sig,
       AA(*Primal, Sig.Args), B(Ctx.M.getContext()) {}
 
 bool TangentBuilder::build() {
+  if (const Instruction *I = AA.pointerRebuiltFromInteger()) {
+    Ctx.Diag.error(I,
+                   "a pointer to differentiated memory is converted to an "
+                   "integer and back, which loses its shadow",
+                   "index the pointer (p + i, &p[i]) instead of computing "
+                   "addresses with integers");
+    return false;
+  }
   unsigned N = Primal->arg_size();
   for (unsigned I = 0; I < N; ++I)
     VMap[Primal->getArg(I)] = NewF->getArg(I);
@@ -126,7 +134,7 @@ bool TangentBuilder::visit(Instruction &I) {
       Value *Op = I.getOperand(K);
       if (!AA.isVaried(Op))
         continue;
-      Value *Partial = Rule->Partial(B, K, Primal);
+      Value *Partial = Rule->Partial(B, K, Primal, I.getType());
       if (!Partial)
         continue;
       Value *Term = B.CreateFMul(Partial, tangentOf(Op));
@@ -262,7 +270,7 @@ bool TangentBuilder::visitCall(CallBase &I) {
       Value *Op = I.getArgOperand(K);
       if (!AA.isVaried(Op))
         continue;
-      Value *Partial = Info.Rule->Partial(B, K, Primal);
+      Value *Partial = Info.Rule->Partial(B, K, Primal, I.getType());
       if (!Partial)
         continue;
       Value *Term = B.CreateFMul(Partial, tangentOf(Op));
@@ -295,6 +303,17 @@ bool TangentBuilder::visitCall(CallBase &I) {
   if (!Active)
     return true;
   Function *Callee = I.getCalledFunction();
+  if (Callee && (Callee->getName().starts_with("__ad_autodiff") ||
+                 Callee->getName().starts_with("__ad_fwddiff") ||
+                 Callee->getName().contains("__ad_autodiff") ||
+                 Callee->getName().contains("__ad_fwddiff"))) {
+    Ctx.Diag.error(&I,
+                   "it calls a differentiation entry point itself (nested, "
+                   "higher-order differentiation is not supported yet)",
+                   "differentiate the inner function's derivative by hand, "
+                   "or restructure to a single level of differentiation");
+    return false;
+  }
   Ctx.Diag.error(&I,
                  Callee ? "call to '" + Callee->getName() +
                               "', which has no body and no derivative rule"

@@ -18,7 +18,7 @@ using namespace llvm;
 namespace ad {
 namespace {
 
-using PartialFn = Value *(*)(IRBuilderBase &, unsigned, PrimalAccessor);
+using PartialFn = Value *(*)(IRBuilderBase &, unsigned, PrimalAccessor, Type *);
 
 Value *fconst(Value *Like, double C) {
   return ConstantFP::get(Like->getType(), C);
@@ -56,74 +56,74 @@ Value *indicator(IRBuilderBase &B, Value *Cond, Value *X) {
 }
 
 // --- Arithmetic instructions -------------------------------------------------
-Value *dFAdd(IRBuilderBase &B, unsigned I, PrimalAccessor P) {
-  return fconst(P(0), 1.0);
+Value *dFAdd(IRBuilderBase &B, unsigned I, PrimalAccessor P, Type *Ty) {
+  return ConstantFP::get(Ty, 1.0);
 }
-Value *dFSub(IRBuilderBase &B, unsigned I, PrimalAccessor P) {
-  return fconst(P(0), I == 0 ? 1.0 : -1.0);
+Value *dFSub(IRBuilderBase &B, unsigned I, PrimalAccessor P, Type *Ty) {
+  return ConstantFP::get(Ty, I == 0 ? 1.0 : -1.0);
 }
-Value *dFMul(IRBuilderBase &B, unsigned I, PrimalAccessor P) {
+Value *dFMul(IRBuilderBase &B, unsigned I, PrimalAccessor P, Type *Ty) {
   return P(1 - I);
 }
-Value *dFDiv(IRBuilderBase &B, unsigned I, PrimalAccessor P) {
+Value *dFDiv(IRBuilderBase &B, unsigned I, PrimalAccessor P, Type *Ty) {
   if (I == 0)
     return recip(B, P(1));
   // d(a/b)/db = -a/b^2
   return B.CreateFNeg(B.CreateFDiv(P(0), square(B, P(1))));
 }
-Value *dFRem(IRBuilderBase &B, unsigned I, PrimalAccessor P) {
+Value *dFRem(IRBuilderBase &B, unsigned I, PrimalAccessor P, Type *Ty) {
   if (I == 0)
-    return fconst(P(0), 1.0);
+    return ConstantFP::get(Ty, 1.0);
   // frem(a, b) = a - b * trunc(a / b)
   return B.CreateFNeg(unary(B, Intrinsic::trunc, B.CreateFDiv(P(0), P(1))));
 }
-Value *dFNeg(IRBuilderBase &B, unsigned I, PrimalAccessor P) {
-  return fconst(P(0), -1.0);
+Value *dFNeg(IRBuilderBase &B, unsigned I, PrimalAccessor P, Type *Ty) {
+  return ConstantFP::get(Ty, -1.0);
 }
 
 // --- Math functions -----------------------------------------------------------
-Value *dSqrt(IRBuilderBase &B, unsigned, PrimalAccessor P) {
+Value *dSqrt(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   return B.CreateFDiv(fconst(P(0), 0.5), P(Result));
 }
-Value *dSin(IRBuilderBase &B, unsigned, PrimalAccessor P) {
+Value *dSin(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   return unary(B, Intrinsic::cos, P(0));
 }
-Value *dCos(IRBuilderBase &B, unsigned, PrimalAccessor P) {
+Value *dCos(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   return B.CreateFNeg(unary(B, Intrinsic::sin, P(0)));
 }
-Value *dTan(IRBuilderBase &B, unsigned, PrimalAccessor P) {
+Value *dTan(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   Value *Y = P(Result);
   return B.CreateFAdd(fconst(Y, 1.0), square(B, Y));
 }
-Value *dExp(IRBuilderBase &B, unsigned, PrimalAccessor P) { return P(Result); }
-Value *dExp2(IRBuilderBase &B, unsigned, PrimalAccessor P) {
+Value *dExp(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) { return P(Result); }
+Value *dExp2(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   Value *Y = P(Result);
   return B.CreateFMul(Y, fconst(Y, M_LN2));
 }
-Value *dExp10(IRBuilderBase &B, unsigned, PrimalAccessor P) {
+Value *dExp10(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   Value *Y = P(Result);
   return B.CreateFMul(Y, fconst(Y, M_LN10));
 }
-Value *dExpm1(IRBuilderBase &B, unsigned, PrimalAccessor P) {
+Value *dExpm1(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   Value *Y = P(Result);
   return B.CreateFAdd(Y, fconst(Y, 1.0));
 }
-Value *dLog(IRBuilderBase &B, unsigned, PrimalAccessor P) {
+Value *dLog(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   return recip(B, P(0));
 }
-Value *dLog2(IRBuilderBase &B, unsigned, PrimalAccessor P) {
+Value *dLog2(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   Value *X = P(0);
   return recip(B, B.CreateFMul(X, fconst(X, M_LN2)));
 }
-Value *dLog10(IRBuilderBase &B, unsigned, PrimalAccessor P) {
+Value *dLog10(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   Value *X = P(0);
   return recip(B, B.CreateFMul(X, fconst(X, M_LN10)));
 }
-Value *dLog1p(IRBuilderBase &B, unsigned, PrimalAccessor P) {
+Value *dLog1p(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   Value *X = P(0);
   return recip(B, B.CreateFAdd(X, fconst(X, 1.0)));
 }
-Value *dPow(IRBuilderBase &B, unsigned I, PrimalAccessor P) {
+Value *dPow(IRBuilderBase &B, unsigned I, PrimalAccessor P, Type *Ty) {
   Value *X = P(0), *Y = P(1);
   if (I == 0) {
     // y * x^(y-1)
@@ -137,27 +137,27 @@ Value *dPow(IRBuilderBase &B, unsigned I, PrimalAccessor P) {
   return B.CreateSelect(B.CreateFCmpOEQ(R, fconst(R, 0.0)), fconst(R, 0.0),
                         D);
 }
-Value *dPowi(IRBuilderBase &B, unsigned, PrimalAccessor P) {
+Value *dPowi(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   Value *X = P(0), *N = P(1);
   Value *Nm1 = B.CreateSub(N, ConstantInt::get(N->getType(), 1));
   Value *Pw = B.CreateIntrinsic(Intrinsic::powi, {X->getType(), N->getType()},
                                 {X, Nm1});
   return B.CreateFMul(B.CreateSIToFP(N, X->getType()), Pw);
 }
-Value *dFabs(IRBuilderBase &B, unsigned, PrimalAccessor P) {
+Value *dFabs(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   Value *X = P(0);
   return B.CreateSelect(B.CreateFCmpOLT(X, fconst(X, 0.0)), fconst(X, -1.0),
                         fconst(X, 1.0));
 }
 /// min/max select one operand; the partial is 1 for the one selected.
-Value *dSelectOne(IRBuilderBase &B, unsigned I, PrimalAccessor P) {
+Value *dSelectOne(IRBuilderBase &B, unsigned I, PrimalAccessor P, Type *Ty) {
   Value *X = P(0), *R = P(Result);
   Value *PickedFirst = B.CreateFCmpOEQ(R, X);
   if (I == 0)
     return indicator(B, PickedFirst, X);
   return indicator(B, B.CreateNot(PickedFirst), X);
 }
-Value *dCopysign(IRBuilderBase &B, unsigned I, PrimalAccessor P) {
+Value *dCopysign(IRBuilderBase &B, unsigned I, PrimalAccessor P, Type *Ty) {
   if (I == 1)
     return nullptr;
   Value *X = P(0), *S = P(1);
@@ -165,57 +165,59 @@ Value *dCopysign(IRBuilderBase &B, unsigned I, PrimalAccessor P) {
   return B.CreateFMul(B.CreateBinaryIntrinsic(Intrinsic::copysign, One, X),
                       B.CreateBinaryIntrinsic(Intrinsic::copysign, One, S));
 }
-Value *dTanh(IRBuilderBase &B, unsigned, PrimalAccessor P) {
+Value *dTanh(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   Value *Y = P(Result);
   return B.CreateFSub(fconst(Y, 1.0), square(B, Y));
 }
-Value *dSinh(IRBuilderBase &B, unsigned, PrimalAccessor P) {
+Value *dSinh(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   return unary(B, Intrinsic::cosh, P(0));
 }
-Value *dCosh(IRBuilderBase &B, unsigned, PrimalAccessor P) {
+Value *dCosh(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   return unary(B, Intrinsic::sinh, P(0));
 }
 Value *oneMinusSquareRoot(IRBuilderBase &B, Value *X) {
   return unary(B, Intrinsic::sqrt, B.CreateFSub(fconst(X, 1.0), square(B, X)));
 }
-Value *dAsin(IRBuilderBase &B, unsigned, PrimalAccessor P) {
+Value *dAsin(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   return recip(B, oneMinusSquareRoot(B, P(0)));
 }
-Value *dAcos(IRBuilderBase &B, unsigned, PrimalAccessor P) {
+Value *dAcos(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   return B.CreateFNeg(recip(B, oneMinusSquareRoot(B, P(0))));
 }
-Value *dAtan(IRBuilderBase &B, unsigned, PrimalAccessor P) {
+Value *dAtan(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   Value *X = P(0);
   return recip(B, B.CreateFAdd(fconst(X, 1.0), square(B, X)));
 }
-Value *dAtan2(IRBuilderBase &B, unsigned I, PrimalAccessor P) {
+Value *dAtan2(IRBuilderBase &B, unsigned I, PrimalAccessor P, Type *Ty) {
   Value *Y = P(0), *X = P(1);
   Value *Den = B.CreateFAdd(square(B, Y), square(B, X));
   if (I == 0)
     return B.CreateFDiv(X, Den);
   return B.CreateFNeg(B.CreateFDiv(Y, Den));
 }
-Value *dErf(IRBuilderBase &B, unsigned, PrimalAccessor P) {
+Value *dErf(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   Value *X = P(0);
   Value *E = unary(B, Intrinsic::exp, B.CreateFNeg(square(B, X)));
   return B.CreateFMul(fconst(X, M_2_SQRTPI), E);
 }
-Value *dErfc(IRBuilderBase &B, unsigned I, PrimalAccessor P) {
-  return B.CreateFNeg(dErf(B, I, P));
+Value *dErfc(IRBuilderBase &B, unsigned I, PrimalAccessor P, Type *Ty) {
+  return B.CreateFNeg(dErf(B, I, P, Ty));
 }
-Value *dHypot(IRBuilderBase &B, unsigned I, PrimalAccessor P) {
+Value *dHypot(IRBuilderBase &B, unsigned I, PrimalAccessor P, Type *Ty) {
   return B.CreateFDiv(P(I), P(Result));
 }
-Value *dCbrt(IRBuilderBase &B, unsigned, PrimalAccessor P) {
+Value *dCbrt(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   Value *Y = P(Result);
   return recip(B, B.CreateFMul(fconst(Y, 3.0), square(B, Y)));
 }
-Value *dFma(IRBuilderBase &B, unsigned I, PrimalAccessor P) {
+Value *dFma(IRBuilderBase &B, unsigned I, PrimalAccessor P, Type *Ty) {
   if (I == 2)
-    return fconst(P(0), 1.0);
+    return ConstantFP::get(Ty, 1.0);
   return P(1 - I);
 }
-Value *dZero(IRBuilderBase &, unsigned, PrimalAccessor) { return nullptr; }
+Value *dZero(IRBuilderBase &, unsigned, PrimalAccessor, Type *) {
+  return nullptr;
+}
 
 struct NamedRule {
   const char *Name;

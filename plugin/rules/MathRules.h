@@ -31,8 +31,10 @@ struct MathRule {
   unsigned NumDiffArgs;
   /// The partial derivative with respect to argument I; nullptr means the
   /// function is piecewise constant (floor, round, ...) and the partial is 0.
+  /// \p Ty is the type of the result, so that constant partials need not
+  /// fetch (and, in reverse mode, tape) an operand just for its type.
   llvm::Value *(*Partial)(llvm::IRBuilderBase &B, unsigned I,
-                          PrimalAccessor Primal);
+                          PrimalAccessor Primal, llvm::Type *Ty);
 };
 
 /// The rule for a call, or nullptr when the callee is no known math function.

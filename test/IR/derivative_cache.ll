@@ -17,8 +17,10 @@ entry:
 
 define double @caller(double %x, double %y) {
 entry:
-  %d1 = call double (ptr, ...) @__ad_autodiff(ptr @f, double %x, double %y)
-  %d2 = call double (ptr, ...) @__ad_autodiff(ptr @f, double %y, double %x)
+  %g1 = call { double, double } (ptr, ...) @__ad_autodiff_2(ptr @f, double %x, double %y)
+  %g2 = call { double, double } (ptr, ...) @__ad_autodiff_2(ptr @f, double %y, double %x)
+  %d1 = extractvalue { double, double } %g1, 0
+  %d2 = extractvalue { double, double } %g2, 1
   %k = load i32, ptr @__ad_const
   %d3 = call double (ptr, ...) @__ad_autodiff(ptr @f, double %x, i32 %k, double %y)
   %t = call double (ptr, ...) @__ad_fwddiff(ptr @f, double %x, double 1.0, double %y, double 0.0)
@@ -29,18 +31,17 @@ entry:
 }
 
 declare double @__ad_autodiff(ptr, ...)
+declare { double, double } @__ad_autodiff_2(ptr, ...)
 declare double @__ad_fwddiff(ptr, ...)
 
 ; CHECK-LABEL: define double @caller(
-; CHECK:         call { double, double } @f.ad.gradient(double %x, double %y, double 1.000000e+00)
-; CHECK:         call { double, double } @f.ad.gradient(double %y, double %x, double 1.000000e+00)
-; CHECK:         call { double } @[[CONSTG:f\.ad\.gradient\.[0-9]+]](double %x, double %y, double 1.000000e+00)
+; CHECK:         call { double, double } @[[BOTHG:f\.ad\.gradient[.0-9]*]](double %x, double %y, double 1.000000e+00)
+; CHECK:         call { double, double } @[[BOTHG]](double %y, double %x, double 1.000000e+00)
+; CHECK:         call { double } @[[CONSTG:f\.ad\.gradient[.0-9]*]](double %x, double %y, double 1.000000e+00)
 ; CHECK:         call { double, double } @f.ad.tangent(double %x, double %y, double 1.000000e+00, double 0.000000e+00)
 ; CHECK-NOT:     @__ad_
 ; CHECK:         ret double %s
 
-; CHECK-NOT:     define {{.*}}@f.ad.
-; CHECK:         define internal { double, double } @f.ad.gradient(
 ; CHECK-NOT:     define {{.*}}@f.ad.
 ; The gradient with y constant: only x's adjoint, y * dm.
 ; CHECK:         define internal { double } @[[CONSTG]](double [[X:%[0-9]+]], double [[Y:%[0-9]+]], double [[S:%[0-9]+]])
@@ -48,6 +49,8 @@ declare double @__ad_fwddiff(ptr, ...)
 ; CHECK:         fmul double [[Y]], %m.d
 ; CHECK-NOT:     %y.adj
 ; CHECK:         ret { double }
+; CHECK-NOT:     define {{.*}}@f.ad.
+; CHECK:         define internal { double, double } @[[BOTHG]](
 ; CHECK-NOT:     define {{.*}}@f.ad.
 ; CHECK:         define internal { double, double } @f.ad.tangent(
 ; CHECK-NOT:     define {{.*}}@f.ad.

@@ -31,8 +31,8 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; CHECK:         [[R:%.*]] = call { double, double } @f.ad.gradient(double %x, double %y, double 1.000000e+00)
 ; CHECK-DAG:     [[DX:%.*]] = extractvalue { double, double } [[R]], 0
 ; CHECK-DAG:     [[DY:%.*]] = extractvalue { double, double } [[R]], 1
-; CHECK-DAG:     store double [[DX]], ptr
-; CHECK-DAG:     store double [[DY]], ptr
+; CHECK:         [[T:%.*]] = insertvalue { double, double } poison, double [[DX]], 0
+; CHECK-NEXT:    insertvalue { double, double } [[T]], double [[DY]], 1
 ; CHECK-NOT:     @__ad_autodiff
 ; CHECK:         ret { double, double }
 

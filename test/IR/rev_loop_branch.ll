@@ -96,7 +96,7 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK-NEXT:    br label %rev.loop
 
 ; CHECK-LABEL: rev.latch:
-; CHECK-NEXT:    [[PT:%.*]] = call ptr @__ad_tape_pop(ptr %tape, i64 16)
+; CHECK-NEXT:    [[PT:%.*]] = call ptr @__ad_tape_pop(ptr %tape, i64 8)
 ; CHECK:         %from1.saved = load i32, ptr
 ; CHECK:         %t.d = load double, ptr %t.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %t.adj

@@ -25,5 +25,7 @@ entry:
 declare { { double, double }, <2 x double> } @__ad_autodiff_s(ptr, ...)
 
 ; CHECK-LABEL: define internal { { double, double }, <2 x double> } @f.ad.gradient(
-; CHECK-NOT:     -0.000000e+00
+; The unused struct field and vector lane are set to +0.0 before returning.
+; CHECK:         insertvalue { double, double } %{{.*}}, double 0.000000e+00, 1
+; CHECK:         insertelement <2 x double> <double poison, double 0.000000e+00>
 ; CHECK:         ret { { double, double }, <2 x double> }

@@ -10,16 +10,13 @@ script appends a caller that differentiates it and runs
     opt -load-pass-plugin=ADPlugin.so -passes=ad in.ll -S -o out.ll
     opt -passes=verify out.ll -disable-output
 
-Each seed is tried in up to three variants (--variants), each in its own
-module so that a diagnostic in one does not hide a bug in another:
-
-  rev    __ad_autodiff; pointers __ad_dup (value, shadow), integers
-         __ad_const, floating-point scalars/vectors active (no marker)
-  fwd    __ad_fwddiff; pointers __ad_dup, floating-point values with a
-         tangent, integers __ad_const
-  mixed  __ad_autodiff with activities drawn from the seed: each pointer
-         __ad_dup, __ad_dupnoneed or __ad_const, integers with or without
-         __ad_const, the optimizing pass ad<O2> instead of ad
+Each seed is tried in several variants (--variants; see VARIANT_TABLE), each
+in its own module so that a diagnostic in one does not hide a bug in another:
+reverse (__ad_autodiff) and forward (__ad_fwddiff) mode; the function as
+llvm-stress wrote it, rewritten to take double/float parameters and return a
+double (fp*), or generated with scalable vectors (sv*); every pointer
+__ad_dup or activities drawn from the seed (__ad_dup, __ad_dupnoneed,
+__ad_const, default markers); the passes ad, ad<O1..3> or default<O2>,ad<O2>.
 
 Every variant is classified as
 
@@ -64,13 +61,31 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 LLVM_BIN = "/usr/lib/llvm-22/bin"
 
-CLASSES = ["OK", "DIAG", "CRASH", "INVALID", "INTERNAL", "TIMEOUT", "MISMATCH"]
-FAILING = {"CRASH", "INVALID", "INTERNAL", "TIMEOUT", "MISMATCH"}
+CLASSES = ["OK", "DIAG", "CRASH", "INVALID", "INTERNAL", "TIMEOUT", "MISMATCH", "RUNFAIL"]
+FAILING = {"CRASH", "INVALID", "INTERNAL", "TIMEOUT", "MISMATCH", "RUNFAIL"}
 # The class a seed gets when its variants disagree is the most severe one.
 # The numerical check's NUMOK and NUMSKIP leave a seed's class alone.
-SEVERITY = {"TIMEOUT": 6, "CRASH": 5, "INVALID": 4, "MISMATCH": 3, "INTERNAL": 2,
+SEVERITY = {"RUNFAIL": 3, "TIMEOUT": 6, "CRASH": 5, "INVALID": 4, "MISMATCH": 3, "INTERNAL": 2,
             "DIAG": 1, "OK": 0, "NUMOK": 0, "NUMSKIP": 0, "GENFAIL": 0}
-VARIANTS = ["rev", "fwd", "mixed", "fprev", "fpfwd"]
+# name: (input, mode, activities, passes)
+#   input       plain: the llvm-stress function as it is; fp: with double/float
+#               parameters and a double result (add_fp_inputs); sv: llvm-stress
+#               run with --enable-scalable-vectors
+#   activities  dup: every pointer __ad_dup, integers __ad_const, fp active;
+#               mixed: drawn from the seed (pointers dup/dupnoneed/const,
+#               integers with or without a marker, some fp __ad_const)
+VARIANT_TABLE = collections.OrderedDict([
+    ("rev",     ("plain", "rev", "dup",   "ad")),
+    ("fwd",     ("plain", "fwd", "dup",   "ad")),
+    ("mixed",   ("plain", "rev", "mixed", "ad<O2>")),
+    ("fprev",   ("fp",    "rev", "dup",   "ad")),
+    ("fpfwd",   ("fp",    "fwd", "dup",   "ad")),
+    ("fpo2",    ("fp",    "rev", "mixed", "default<O2>,ad<O2>")),
+    ("fpo2fwd", ("fp",    "fwd", "mixed", "default<O2>,ad<O3>")),
+    ("sv",      ("sv",    "rev", "dup",   "ad")),
+    ("svfwd",   ("sv",    "fwd", "dup",   "ad<O1>")),
+])
+VARIANTS = list(VARIANT_TABLE)
 
 
 def find_tool(names):
@@ -156,7 +171,8 @@ def signature(ir, name):
 def wrapper(fname, ret, params, variant, seed):
     """A function that differentiates @fname, as IR text."""
     rng = random.Random(seed * 7919 + 13)
-    mode = "fwd" if variant.endswith("fwd") else "rev"
+    _, mode, acts, _ = VARIANT_TABLE[variant]
+    mixed = acts == "mixed"
     entry = "__ad_fwddiff" if mode == "fwd" else "__ad_autodiff"
     wparams, args, outs = [], [], []
     body = ["  %m.dup = load i32, ptr @__ad_dup",
@@ -168,7 +184,7 @@ def wrapper(fname, ret, params, variant, seed):
         d = "%%d%d" % i
         if k == "ptr":
             act = "dup"
-            if variant == "mixed":
+            if mixed:
                 act = rng.choice(["dup", "dup", "dupnoneed", "const"])
             if act == "const":
                 wparams.append("%s %s" % (ty, v))
@@ -177,19 +193,21 @@ def wrapper(fname, ret, params, variant, seed):
                 wparams += ["%s %s" % (ty, v), "%s %s" % (ty, d)]
                 args += ["i32 %%m.%s" % act, "%s %s" % (ty, v), "%s %s" % (ty, d)]
         elif k == "fp":
-            if mode == "fwd":
-                wparams += ["%s %s" % (ty, v), "%s %s" % (ty, d)]
-                args += ["%s %s" % (ty, v), "%s %s" % (ty, d)]
-            elif variant == "mixed" and rng.random() < 0.3:
+            if mixed and rng.random() < 0.3:
                 wparams.append("%s %s" % (ty, v))
                 args += ["i32 %m.const", "%s %s" % (ty, v)]
+            elif mode == "fwd":
+                wparams += ["%s %s" % (ty, v), "%s %s" % (ty, d)]
+                if mixed and rng.random() < 0.3:
+                    args.append("i32 %m.dup")          # explicit, same as the default
+                args += ["%s %s" % (ty, v), "%s %s" % (ty, d)]
             else:
                 wparams.append("%s %s" % (ty, v))
                 args.append("%s %s" % (ty, v))
                 outs.append(ty)
         else:
             wparams.append("%s %s" % (ty, v))
-            if variant == "mixed" and k == "int" and rng.random() < 0.5:
+            if mixed and k == "int" and rng.random() < 0.5:
                 args.append("%s %s" % (ty, v))          # default: constant
             else:
                 args += ["i32 %m.const", "%s %s" % (ty, v)]
@@ -237,8 +255,9 @@ def add_fp_inputs(ir, fname, seed):
 
     About half of the scalar double/float constant operands (outside vector
     literals) become %fx/%fy, so the random arithmetic depends on them; every
-    `ret void` becomes a return of the double that %1 points to at exit, so
-    the function has a floating-point result that depends on memory.
+    `ret void` becomes a return of the sum of the doubles that %0, %1 and %2
+    point to at exit, so the function has a floating-point result that
+    depends on memory.
     """
     rng = random.Random(seed * 104729 + 7)
     head, sep, rest = ir.partition("define void @%s(" % fname)
@@ -268,7 +287,11 @@ def add_fp_inputs(ir, fname, seed):
         line = "".join(pieces)
         if line.strip() == "ret void":
             indent = line[: len(line) - len(line.lstrip())]
-            line = (indent + "%fuzz.ret = load double, ptr %1, align 8\n"
+            line = (indent + "%fuzz.r0 = load double, ptr %0, align 8\n"
+                    + indent + "%fuzz.r1 = load double, ptr %1, align 8\n"
+                    + indent + "%fuzz.r2 = load double, ptr %2, align 8\n"
+                    + indent + "%fuzz.s = fadd double %fuzz.r0, %fuzz.r1\n"
+                    + indent + "%fuzz.ret = fadd double %fuzz.s, %fuzz.r2\n"
                     + indent + "ret double %fuzz.ret")
         out_lines.append(line)
     return (head + "define double @%s(%s, double %%fx, float %%fy" % (fname, params)
@@ -277,13 +300,15 @@ def add_fp_inputs(ir, fname, seed):
 
 def generate(seed, variant, cfg):
     size = size_for(seed, cfg.size)
-    p = subprocess.run([cfg.stress, "-seed=%d" % seed, "-size=%d" % size, "-o", "-"],
+    inp = VARIANT_TABLE[variant][0]
+    extra = ["--enable-scalable-vectors"] if inp == "sv" else []
+    p = subprocess.run([cfg.stress, "-seed=%d" % seed, "-size=%d" % size, "-o", "-"] + extra,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
     if p.returncode != 0:
         raise RuntimeError("llvm-stress failed for seed %d: %s" % (seed, p.stderr.decode()))
     ir = p.stdout.decode()
     fname = "autogen_SD%d" % seed
-    if variant.startswith("fp"):
+    if inp == "fp":
         ir = add_fp_inputs(ir, fname, seed)
         if ir is None:
             raise RuntimeError("cannot rewrite @%s for fp inputs" % fname)
@@ -304,7 +329,7 @@ SKIP_FRAMES = ("llvm::sys::PrintStackTrace", "llvm::sys::RunSignalHandlers",
 
 def short_frame(text):
     # "llvm::Foo::bar(llvm::X*) (/path/ADPlugin.so+0x1234)" -> "llvm::Foo::bar"
-    m = re.match(r"(.*?)\s+\((/[^)]*)\)\s*$", text)
+    m = re.match(r"(.*?)\s*\((/[^)]*)\)\s*$", text)
     sym, where = (m.group(1), m.group(2)) if m else (text, "")
     depth, out = 0, []
     for ch in sym:                      # drop argument lists and templates
@@ -314,9 +339,9 @@ def short_frame(text):
             depth -= 1
         elif depth == 0:
             out.append(ch)
-    sym = "".join(out).strip() or where
-    if not sym or sym.startswith("0x"):
-        sym = os.path.basename(where) or text
+    sym = "".join(out).strip()
+    if sym.startswith("0x"):
+        sym = ""
     lib = os.path.basename(where.split("+")[0]) if where else ""
     return sym, lib
 
@@ -330,7 +355,9 @@ def crash_signature(stderr):
         sym, lib = short_frame(m.group(2))
         if any(s in sym or s in lib for s in SKIP_FRAMES):
             continue
-        frames.append(sym + ("" if lib in ("", "opt", "opt-22") else " [%s]" % lib))
+        if not sym:
+            continue                    # no symbol (stripped libLLVM): noise
+        frames.append(sym)
     head = ""
     for line in stderr.splitlines():
         if line.startswith("LLVM ERROR:") or "Assertion" in line:
@@ -383,13 +410,18 @@ def run_one(seed, variant, cfg):
         ir = generate(seed, variant, cfg)
     except Exception as e:  # generation problems are not the plugin's
         return "GENFAIL", str(e)[:200], {}
+    return classify(ir, VARIANT_TABLE[variant][3], cfg)
+
+
+def classify(ir, passes, cfg):
+    """Run the plugin on the module `ir` and classify what happened:
+    (class, signature, files) where files maps name -> text."""
     tmp = tempfile.mkdtemp(prefix="adfuzz.")
     try:
         src = os.path.join(tmp, "in.ll")
         out = os.path.join(tmp, "out.ll")
         with open(src, "w") as f:
             f.write(ir)
-        passes = "ad<O2>" if variant == "mixed" else "ad"
         cmd = [cfg.opt, "-load-pass-plugin=" + cfg.plugin, "-passes=" + passes,
                src, "-S", "-o", out]
         files = {"in.ll": ir}
@@ -475,6 +507,7 @@ def run_seed(seed, cfg):
 NUM_BUF = 64          # doubles per buffer (512 bytes: more than any access)
 NUM_X, NUM_Y = 0.7, 0.375    # 0.375 is exact as a float, as IR wants
 NUM_STEPS = (1e-4, 1e-6)
+NUM_RUN_TIMEOUT = 3   # seconds per lli run; random code often loops forever
 
 
 def numeric_module(seed, cfg):
@@ -485,7 +518,7 @@ def numeric_module(seed, cfg):
     p = subprocess.run([cfg.stress, "-seed=%d" % seed, "-size=%d" % size, "-o", "-"],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
     fname = "autogen_SD%d" % seed
-    ir = add_fp_inputs(p.stdout.decode(), fname, seed)
+    ir = defuse_indices(add_fp_inputs(p.stdout.decode(), fname, seed))
     rng = random.Random(seed)
     init = []
     for k in range(3):
@@ -505,7 +538,7 @@ def numeric_module(seed, cfg):
         "declare i32 @printf(ptr, ...)",
         "@num.init = private constant [3 x [%d x double]] [%s]" % (NUM_BUF, ", ".join(init)),
         '@num.fmt = private constant [31 x i8] c"%.17g %.17g %.17g %.17g %.17g\\0A\\00"',
-        '@num.fmt2 = private constant [13 x i8] c"%.17g %.17g\\0A\\00"',
+        '@num.fmt1 = private constant [7 x i8] c"%.17g\\0A\\00"',
         "",
         "define internal void @num.fill(ptr %a, ptr %b, ptr %c) {",
         "  call void @llvm.memcpy.p0.p0.i64(ptr align 16 %%a, ptr @num.init, i64 %d, i1 false)" % n,
@@ -525,36 +558,82 @@ def numeric_module(seed, cfg):
         "  ret double %r",
         "}",
         "",
-        "define i32 @main() {",
+        "define i32 @main(i32 %argc, ptr %argv) {",
         "  %m.dup = load i32, ptr @__ad_dup",
         "  %m.const = load i32, ptr @__ad_const",
     ]
     vals = []
+    lines += ["  switch i32 %argc, label %primal [i32 2, label %rev", "    i32 3, label %fwd]",
+              "primal:"]
     for i, h in enumerate(NUM_STEPS):
         for sgn, tag in ((1, "p"), (-1, "m")):
             lines.append("  %%f%s%d = call double @num.eval(double %r)" % (tag, i, NUM_X + sgn * h))
             vals.append("%%f%s%d" % (tag, i))
     lines.append("  call i32 (ptr, ...) @printf(ptr @num.fmt, %s, double 0.0)" %
                  ", ".join("double " + v for v in vals))
-    for mode in ("rev", "fwd"):
-        for b in "abc":
-            lines.append("  %%%s.%s = alloca [%d x double], align 128" % (mode, b, NUM_BUF))
-            lines.append("  %%%s.d%s = alloca [%d x double], align 128" % (mode, b, NUM_BUF))
-            lines.append("  call void @llvm.memset.p0.i64(ptr align 16 %%%s.d%s, i8 0, i64 %d, i1 false)" % (mode, b, n))
-        lines.append("  call void @num.fill(ptr %%%s.a, ptr %%%s.b, ptr %%%s.c)" % (mode, mode, mode))
+    lines += ["  ret i32 0", "rev:"]
+    for b in "abc":
+        lines.append("  %%rev.%s = alloca [%d x double], align 128" % (b, NUM_BUF))
+        lines.append("  %%rev.d%s = alloca [%d x double], align 128" % (b, NUM_BUF))
+        lines.append("  call void @llvm.memset.p0.i64(ptr align 16 %%rev.d%s, i8 0, i64 %d, i1 false)" % (b, n))
+    lines.append("  call void @num.fill(ptr %rev.a, ptr %rev.b, ptr %rev.c)")
     dup = lambda mode: ", ".join("i32 %%m.dup, ptr %%%s.%s, ptr %%%s.d%s" % (mode, b, mode, b) for b in "abc")
     lines += [
         "  %%g = call { double, float } (ptr, ...) @__ad_autodiff(ptr @%s, %s, %s, double %r, float %r)"
         % (fname, dup("rev"), ci, NUM_X, NUM_Y),
         "  %gx = extractvalue { double, float } %g, 0",
+        "  call i32 (ptr, ...) @printf(ptr @num.fmt1, double %gx)",
+        "  ret i32 0",
+        "fwd:",
+    ]
+    for b in "abc":
+        lines.append("  %%fwd.%s = alloca [%d x double], align 128" % (b, NUM_BUF))
+        lines.append("  %%fwd.d%s = alloca [%d x double], align 128" % (b, NUM_BUF))
+        lines.append("  call void @llvm.memset.p0.i64(ptr align 16 %%fwd.d%s, i8 0, i64 %d, i1 false)" % (b, n))
+    lines += [
+        "  call void @num.fill(ptr %fwd.a, ptr %fwd.b, ptr %fwd.c)",
         "  %%t = call double (ptr, ...) @__ad_fwddiff(ptr @%s, %s, %s, double %r, double 1.0, float %r, float 0.0)"
         % (fname, dup("fwd"), ci, NUM_X, NUM_Y),
-        "  call i32 (ptr, ...) @printf(ptr @num.fmt2, double %gx, double %t)",
+        "  call i32 (ptr, ...) @printf(ptr @num.fmt1, double %t)",
         "  ret i32 0",
         "}",
         "",
     ]
     return ir + "\n".join(lines)
+
+
+USER_ALLOCA_RE = re.compile(r"^(\s*)(%A\d*(?:\.[\w.]*)?) = alloca (?:<[^>]*>|\[[^\]]*\]|\w+), align \d+\s*$")
+
+
+def defuse_allocas(ir):
+    """llvm-stress stores wider values than its allocas hold (a float into
+    an `alloca <8 x i1>`) and loads from them uninitialized: undefined
+    behaviour that makes the primal and its derivative behave differently.
+    Before running, every alloca of the random function (named %A, %A<n>,
+    and their shadows) becomes a zeroed 1 KiB block, in all functions."""
+    out = []
+    for line in ir.split("\n"):
+        m = USER_ALLOCA_RE.match(line)
+        if m:
+            out.append("%s%s = alloca [1024 x i8], align 128" % (m.group(1), m.group(2)))
+            out.append("%scall void @llvm.memset.p0.i64(ptr align 128 %s, i8 0, i64 1024, i1 false)"
+                       % (m.group(1), m.group(2)))
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+ELT_RE = re.compile(r"(= (?:extractelement <(\d+) x [^>]*> [^,]+|insertelement <(\d+) x [^>]*> [^,]+, [^,]+), i32 )(-?\d+)\b")
+
+
+def defuse_indices(ir):
+    """Constant out-of-range vector indices give poison, and llvm-stress
+    branches on it; for the numerical check they are taken modulo the
+    vector length (indices held in registers stay as they are)."""
+    def fix(m):
+        n = int(m.group(2) or m.group(3))
+        return m.group(1) + str(int(m.group(4)) % n)
+    return ELT_RE.sub(fix, ir)
 
 
 def fd_close(a, b, rel):
@@ -584,23 +663,39 @@ def run_numeric(seed, cfg):
             return "NUMSKIP", "opt timeout", files
         if p.returncode != 0:
             return "NUMSKIP", "opt failed", files
-        try:
-            r = subprocess.run([cfg.lli, out], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               timeout=10, start_new_session=True)
-        except subprocess.TimeoutExpired:
-            return "NUMSKIP", "lli timeout", files
-        text = r.stdout.decode(errors="replace").split()
-        files["lli.stdout"] = " ".join(text)
-        if r.returncode != 0 or len(text) != 7:
-            return "NUMSKIP", "run failed (exit %d)" % r.returncode, files
-        try:
-            v = [float(t) for t in text]
-        except ValueError:
-            return "NUMSKIP", "unparsable output", files
+        with open(out) as f:
+            runnable = defuse_allocas(f.read())
+        with open(out, "w") as f:
+            f.write(runnable)
+        files["num.out.ll"] = runnable
+        v = []
+        for stage, nvals in (("primal", 5), ("reverse", 1), ("forward", 1)):
+            args = [cfg.lli, out] + ["x"] * ["primal", "reverse", "forward"].index(stage)
+            try:
+                r = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   timeout=NUM_RUN_TIMEOUT, start_new_session=True)
+            except subprocess.TimeoutExpired:
+                if stage == "primal":
+                    return "NUMSKIP", "primal run timeout", files
+                return "RUNFAIL", "%s derivative: run timeout (primal took < %ss)" % (
+                    stage, NUM_RUN_TIMEOUT), files
+            text = r.stdout.decode(errors="replace").split()
+            files["lli.%s.out" % stage] = "exit %d\n%s\n%s" % (
+                r.returncode, " ".join(text), r.stderr.decode(errors="replace"))
+            if r.returncode != 0 or len(text) != nvals:
+                if stage == "primal":
+                    return "NUMSKIP", "primal run failed", files
+                how = ("signal %d" % -r.returncode) if r.returncode < 0 else "exit %d" % r.returncode
+                return "RUNFAIL", "%s derivative: run failed (%s) where the primal ran" % (
+                    stage, how), files
+            try:
+                v += [float(t) for t in text]
+            except ValueError:
+                return "NUMSKIP", "unparsable output", files
         if not all(math.isfinite(t) for t in v):
             return "NUMSKIP", "non-finite", files
         fd = [(v[2 * i] - v[2 * i + 1]) / (2 * h) for i, h in enumerate(NUM_STEPS)]
-        rev, fwd = v[5], v[6]
+        rev, fwd = v[5], v[6]     # v[4] is a placeholder
         if not fd_close(fd[0], fd[1], 1e-4):
             return "NUMSKIP", "not smooth at x0", files
         detail = "fd %.10g (h=%g) %.10g (h=%g), reverse %.10g, forward %.10g" % (
@@ -631,6 +726,23 @@ def parse_seeds(text):
     return seeds
 
 
+def check_files(cfg):
+    allowed = {"ok": {"OK"}, "diag": {"DIAG"}, "pass": {"OK", "DIAG"}}[cfg.expect]
+    status = 0
+    for path in cfg.check:
+        with open(path) as f:
+            ir = f.read()
+        cls, sig, files = classify(ir, cfg.passes, cfg)
+        good = cls in allowed
+        print("%s: %s%s (expected %s)" % (path, cls, (" " + sig) if sig else "",
+                                          " or ".join(sorted(allowed))))
+        if not good:
+            status = 1
+            err = files.get("opt.stderr", "") + files.get("verify.stderr", "")
+            sys.stdout.write("\n".join(err.splitlines()[:40]) + "\n")
+    return status
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -656,6 +768,13 @@ def main(argv):
     ap.add_argument("--llvm-stress", default=None, help="llvm-stress of LLVM 22")
     ap.add_argument("--emit", metavar="VARIANT",
                     help="print the input module of the (first) seed for VARIANT and exit")
+    ap.add_argument("--check", nargs="+", metavar="FILE.ll",
+                    help="classify these modules instead of fuzzing (for lit tests "
+                         "of the reduced reproducers); exit 0 when each one's class "
+                         "is in --expect")
+    ap.add_argument("--passes", default="ad", help="with --check: the passes to run")
+    ap.add_argument("--expect", default="pass",
+                    help="with --check: ok, diag, or pass (= ok or diag)")
     ap.add_argument("--verbose", "-v", action="store_true", help="one line per failing seed")
     ap.add_argument("--diag-summary", action="store_true",
                     help="also list the distinct diagnostics (DIAG)")
@@ -686,6 +805,8 @@ def main(argv):
     sym = find_tool(["llvm-symbolizer-22", LLVM_BIN + "/llvm-symbolizer", "llvm-symbolizer"])
     if sym:
         cfg.env.setdefault("LLVM_SYMBOLIZER_PATH", sym)
+    if cfg.check:
+        return check_files(cfg)
 
     t0 = time.time()
     seed_class = {}
@@ -732,7 +853,7 @@ def main(argv):
                                        if variant_counts[(v, c)] or c in CLASSES))
     if cfg.numeric:
         print("  %-6s " % "num" + ", ".join("%s %d" % (c, variant_counts[("num", c)])
-                                           for c in ("NUMOK", "NUMSKIP", "MISMATCH")))
+                                           for c in ("NUMOK", "NUMSKIP", "MISMATCH", "RUNFAIL")))
     if distinct:
         print("distinct problems:")
         for (cls, sig), where in sorted(distinct.items(), key=lambda kv: (kv[0][0], -len(kv[1]))):
