@@ -52,9 +52,48 @@ bool ActivityAnalysis::markShadowed(const Value *V) {
   return Shadowed.insert(V).second;
 }
 
+bool ActivityAnalysis::markFPBits(const Value *V, Type *FPTy) {
+  return FPBits.try_emplace(V, FPTy).second;
+}
+
+/// The float type whose bits an integer of this width can hold.
+static Type *floatOfWidth(Type *Int) {
+  LLVMContext &C = Int->getContext();
+  if (Int->isIntegerTy(64))
+    return Type::getDoubleTy(C);
+  if (Int->isIntegerTy(32))
+    return Type::getFloatTy(C);
+  return nullptr;
+}
+
 bool ActivityAnalysis::visit(const Instruction &I) {
   if (isVaried(&I) && (!I.getType()->isPointerTy() || hasShadow(&I)))
     return false;
+
+  if (auto *BC = dyn_cast<BitCastInst>(&I)) {
+    const Value *Src = BC->getOperand(0);
+    if (I.getType()->isIntegerTy() && Src->getType()->isFloatingPointTy() &&
+        isVaried(Src))
+      return markFPBits(&I, Src->getType());
+    if (I.getType()->isFloatingPointTy() && fpBitsType(Src))
+      return markVaried(&I);
+  }
+  if (auto *LI = dyn_cast<LoadInst>(&I); LI && I.getType()->isIntegerTy() &&
+                                           hasShadow(LI->getPointerOperand())) {
+    Type *FPTy = floatOfWidth(I.getType());
+    bool ReadAsFloat = FPTy && any_of(I.users(), [](const User *U) {
+                         return isa<BitCastInst>(U) &&
+                                U->getType()->isFloatingPointTy();
+                       });
+    return ReadAsFloat && markFPBits(&I, FPTy);
+  }
+  if (I.getType()->isIntegerTy() &&
+      (isa<PHINode>(I) || isa<SelectInst>(I) || isa<FreezeInst>(I))) {
+    for (const Use &U : I.operands())
+      if (Type *T = fpBitsType(U))
+        return markFPBits(&I, T);
+    return false;
+  }
 
   if (auto *AI = dyn_cast<AllocaInst>(&I))
     return mayHoldDerivatives(AI->getAllocatedType()) && markShadowed(AI);
@@ -116,6 +155,20 @@ bool ActivityAnalysis::visit(const Instruction &I) {
       Changed |= markShadowed(&I);
   }
   return Changed;
+}
+
+const Instruction *ActivityAnalysis::fpBitsMisuse() const {
+  for (auto &[V, T] : FPBits)
+    for (const User *U : V->users()) {
+      if (isa<BitCastInst>(U) || isa<PHINode>(U) || isa<SelectInst>(U) ||
+          isa<FreezeInst>(U) || isa<CmpInst>(U))
+        continue;
+      if (auto *SI = dyn_cast<StoreInst>(U); SI && SI->getValueOperand() == V)
+        continue;
+      if (auto *I = dyn_cast<Instruction>(U))
+        return I;
+    }
+  return nullptr;
 }
 
 const Instruction *ActivityAnalysis::pointerRebuiltFromInteger() const {

@@ -22,8 +22,26 @@ class ActivityAnalysis {
 public:
   ActivityAnalysis(llvm::Function &F, llvm::ArrayRef<Activity> Args);
 
-  /// V has a differentiable type and may depend on the active inputs.
-  bool isVaried(const llvm::Value *V) const { return Varied.count(V); }
+  /// V may depend on the active inputs and has a differentiable type, or is
+  /// an integer holding the bits of such a floating-point value (see
+  /// fpBitsType).
+  bool isVaried(const llvm::Value *V) const {
+    return Varied.count(V) || FPBits.count(V);
+  }
+  /// For an integer that carries the bits of a varied floating-point value
+  /// (bitcast from it, or loaded from differentiated memory and bitcast to
+  /// it: a union or memcpy read of a double), that floating-point type.
+  llvm::Type *fpBitsType(const llvm::Value *V) const {
+    return FPBits.lookup(V);
+  }
+  /// The type of V's derivative: V's own, or the float type its bits hold.
+  llvm::Type *derivativeType(const llvm::Value *V) const {
+    llvm::Type *T = fpBitsType(V);
+    return T ? T : V->getType();
+  }
+  /// An instruction computing on floating-point bits as an integer (a sign
+  /// mask, say): no derivative rule can follow that, so it is an error.
+  const llvm::Instruction *fpBitsMisuse() const;
   /// V is a pointer with a shadow.
   bool hasShadow(const llvm::Value *V) const { return Shadowed.count(V); }
 
@@ -38,10 +56,12 @@ private:
   bool visit(const llvm::Instruction &I);
   bool markVaried(const llvm::Value *V);
   bool markShadowed(const llvm::Value *V);
+  bool markFPBits(const llvm::Value *V, llvm::Type *FPTy);
 
   const llvm::Function &F;
   llvm::DenseSet<const llvm::Value *> Varied;
   llvm::DenseSet<const llvm::Value *> Shadowed;
+  llvm::DenseMap<const llvm::Value *, llvm::Type *> FPBits;
 };
 
 /// An allocation of this type needs a shadow: it may hold floating-point data

@@ -224,18 +224,18 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
 
   for (auto [Call, Kind] : Calls) {
     bool Ok = false;
-    if (isa<InvokeInst>(Call)) {
-      Diag.invalidCall(Call, "the call may throw (it is an invoke)",
-                       "call the entry point outside a try block");
-    } else if (std::optional<EntryPointCall> EP =
-                   parseEntryPointCall(*Call, Kind, Diag)) {
+    if (std::optional<EntryPointCall> EP =
+            parseEntryPointCall(*Call, Kind, Diag))
       Ok = Kind == EntryPointKind::Reverse ? lowerReverse(*EP, Cache, Diag)
                                            : lowerForward(*EP, Cache, Diag);
-    }
     if (!Ok && !Call->getType()->isVoidTy())
       Call->replaceAllUsesWith(PoisonValue::get(Call->getType()));
-    if (isa<InvokeInst>(Call))
-      continue;
+    // In C++ the call is an invoke whenever an object with a destructor is
+    // alive; the derivative never throws, so control goes straight on.
+    if (auto *II = dyn_cast<InvokeInst>(Call)) {
+      II->getUnwindDest()->removePredecessor(II->getParent());
+      BranchInst::Create(II->getNormalDest(), II->getIterator());
+    }
     Call->eraseFromParent();
   }
   eraseDeadMarkers(M);

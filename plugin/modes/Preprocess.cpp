@@ -2,7 +2,10 @@
 #include "modes/Preprocess.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/Mem2Reg.h"
 #include "llvm/Transforms/Utils/UnifyFunctionExitNodes.h"
 
@@ -37,7 +40,21 @@ Function *createCanonicalPrimal(Function &F, FunctionAnalysisManager &FAM) {
   Clone->setComdat(nullptr);
   dropPrimalOnlyAttributes(*Clone);
 
+  // Differentiated code is assumed not to throw: an invoke becomes a call
+  // and its landing pads (C++ cleanups at -O0) disappear with it.
+  SmallVector<InvokeInst *, 4> Invokes;
+  for (BasicBlock &BB : *Clone)
+    if (auto *II = dyn_cast<InvokeInst>(BB.getTerminator()))
+      Invokes.push_back(II);
+  for (InvokeInst *II : Invokes)
+    changeToCall(II);
+  if (!Invokes.empty())
+    removeUnreachableBlocks(*Clone);
+
+  // SROA first: it also turns type-punned scalars (a union read through
+  // another member) into SSA values and bitcasts that the analyses see.
   FunctionPassManager FPM;
+  FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
   FPM.addPass(PromotePass());
   FPM.addPass(UnifyFunctionExitNodesPass());
   FPM.run(*Clone, FAM);

@@ -36,6 +36,15 @@ ReverseBuilder::~ReverseBuilder() {
 }
 
 bool ReverseBuilder::build() {
+  if (const Instruction *I = AA.fpBitsMisuse()) {
+    Ctx.Diag.error(I,
+                   Twine("the bits of a differentiated floating-point value "
+                         "are computed on as an integer ('") +
+                       I->getOpcodeName() + "')",
+                   "use fabs, copysign and the like instead of bit "
+                   "manipulation");
+    return false;
+  }
   if (const Instruction *I = AA.pointerRebuiltFromInteger()) {
     Ctx.Diag.error(I,
                    "a pointer to differentiated memory is converted to an "
@@ -650,19 +659,20 @@ AllocaInst *ReverseBuilder::slotFor(Value *Orig) {
   if (Inserted) {
     IRBuilder<> SB(SlotInsertPt->getParent(),
                    std::next(SlotInsertPt->getIterator()));
-    It->second = SB.CreateAlloca(Orig->getType(), nullptr,
-                                 Orig->getName() + ".adj");
-    SB.CreateStore(adjointZero(Orig->getType()), It->second);
+    Type *T = AA.derivativeType(Orig);
+    It->second = SB.CreateAlloca(T, nullptr, Orig->getName() + ".adj");
+    SB.CreateStore(adjointZero(T), It->second);
   }
   return It->second;
 }
 
 Value *ReverseBuilder::takeAdjoint(Value *Orig) {
+  Type *T = AA.derivativeType(Orig);
   if (!AA.isVaried(Orig))
-    return Constant::getNullValue(Orig->getType());
+    return Constant::getNullValue(T);
   AllocaInst *Slot = slotFor(Orig);
-  Value *D = B.CreateLoad(Orig->getType(), Slot, Orig->getName() + ".d");
-  B.CreateStore(adjointZero(Orig->getType()), Slot);
+  Value *D = B.CreateLoad(T, Slot, Orig->getName() + ".d");
+  B.CreateStore(adjointZero(T), Slot);
   return D;
 }
 

@@ -88,13 +88,19 @@ bool ReverseBuilder::reverseStructural(Instruction &I, Value *DY) {
   case Instruction::FPTrunc:
     addAdjoint(I.getOperand(0), B.CreateFPCast(DY, I.getOperand(0)->getType()));
     return true;
-  case Instruction::BitCast:
-    if (isDifferentiableType(I.getOperand(0)->getType())) {
-      addAdjoint(I.getOperand(0),
-                 B.CreateBitCast(DY, I.getOperand(0)->getType()));
+  case Instruction::BitCast: {
+    Value *Op = I.getOperand(0);
+    Type *OpTy = AA.derivativeType(Op);
+    if (OpTy == DY->getType()) { // Floating-point bits through an integer.
+      addAdjoint(Op, DY);
+      return true;
+    }
+    if (isDifferentiableType(OpTy)) {
+      addAdjoint(Op, B.CreateBitCast(DY, OpTy));
       return true;
     }
     break;
+  }
   case Instruction::Freeze:
     addAdjoint(I.getOperand(0), DY);
     return true;
@@ -177,17 +183,17 @@ bool ReverseBuilder::reverseStructural(Instruction &I, Value *DY) {
 
 bool ReverseBuilder::reverseStore(StoreInst &I) {
   Value *Val = I.getValueOperand(), *Ptr = I.getPointerOperand();
-  if (!isDifferentiableType(Val->getType()) || !AA.hasShadow(Ptr))
+  Type *T = AA.derivativeType(Val);
+  if (!isDifferentiableType(T) || !AA.hasShadow(Ptr))
     return true;
   // The stored value's adjoint is what the shadow holds now; the location's
   // previous value was overwritten, so its adjoint starts from zero.
   Value *SP = shadowInReverse(Ptr, &I);
   if (!SP)
     return false;
-  Value *D = B.CreateAlignedLoad(Val->getType(), SP, I.getAlign(),
-                                 I.isVolatile());
-  B.CreateAlignedStore(Constant::getNullValue(Val->getType()), SP,
-                       I.getAlign(), I.isVolatile());
+  Value *D = B.CreateAlignedLoad(T, SP, I.getAlign(), I.isVolatile());
+  B.CreateAlignedStore(Constant::getNullValue(T), SP, I.getAlign(),
+                       I.isVolatile());
   addAdjoint(Val, D);
   return true;
 }

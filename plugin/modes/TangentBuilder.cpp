@@ -20,6 +20,15 @@ TangentBuilder::TangentBuilder(ADContext &Ctx, const DerivativeSignature &Sig,
       AA(*Primal, Sig.Args), B(Ctx.M.getContext()) {}
 
 bool TangentBuilder::build() {
+  if (const Instruction *I = AA.fpBitsMisuse()) {
+    Ctx.Diag.error(I,
+                   Twine("the bits of a differentiated floating-point value "
+                         "are computed on as an integer ('") +
+                       I->getOpcodeName() + "')",
+                   "use fabs, copysign and the like instead of bit "
+                   "manipulation");
+    return false;
+  }
   if (const Instruction *I = AA.pointerRebuiltFromInteger()) {
     Ctx.Diag.error(I,
                    "a pointer to differentiated memory is converted to an "
@@ -173,7 +182,7 @@ bool TangentBuilder::visitLinearStructural(Instruction &I) {
     Value *Op = I.getOperand(K);
     if (isa<SelectInst>(I) && K == 0)
       continue;
-    if (isDifferentiableType(Op->getType()))
+    if (isDifferentiableType(Op->getType()) || AA.fpBitsType(Op))
       T->setOperand(K, tangentOf(Op));
     else if (Op->getType()->isPointerTy() && AA.hasShadow(Op))
       T->setOperand(K, shadowOf(Op, &I));

@@ -1,4 +1,7 @@
-// Works (keep it working): loops with unknown trip counts that call helpers and exit early (break, return, goto); Newton iteration with a convergence test; nested loops over a 2-D array with data-dependent breaks.
+// Works (keep it working): loops with unknown trip counts that call helpers
+// and exit early (break, return, goto out of a nested loop): Newton iteration
+// with a convergence test, a while loop with two data-dependent exits, and
+// nested loops over a 2-D array (double (*)[C]) with data-dependent breaks.
 // RUN: %clang_ad -O0 %s -o %t.O0 -lm && %run %t.O0
 // RUN: %clang_ad -O1 %s -o %t.O1 -lm && %run %t.O1
 // RUN: %clang_ad -O2 %s -o %t.O2 -lm && %run %t.O2

@@ -4,8 +4,8 @@
 // (copyl: got x instead of 2x), and for the classic bit-mask fabs
 // (u.l &= 0x7fff...) reverse returned 1 and forward 0 whatever the sign --
 // silently wrong, and the two modes disagreed. -O1 and up fold the union away.
-// Either the right derivative or a compile-time error is acceptable; this test
-// expects the right derivative for the plain copy and for the mask.
+// Either the right derivative or a compile-time error is acceptable: the plain
+// copy must differentiate; the mask is an error (test/Diagnostics/fp_bits_mask.c).
 // RUN: %clang_ad -O0 %s -o %t.O0 -lm && %run %t.O0
 // RUN: %clang_ad -O1 %s -o %t.O1 -lm && %run %t.O1
 // RUN: %clang_ad -O2 %s -o %t.O2 -lm && %run %t.O2
@@ -25,14 +25,6 @@ static double copyl(double x) {
   v.l = u.l;
   return v.d * x;
 }
-/* fabs by clearing the sign bit: returns |x| * x */
-static double myabs(double x) {
-  DL u;
-  u.d = x;
-  u.l &= 0x7fffffffffffffffL;
-  return u.d;
-}
-static double absx(double x) { return myabs(x) * x; }
 /* an array summed through union temporaries: sum a_i^2 */
 static double sumsq(const double *a, int n) {
   DL s;
@@ -48,7 +40,6 @@ static double sumsq(const double *a, int n) {
 }
 
 static double copyl_fd(double x) { return copyl(x); }
-static double absx_fd(double x) { return absx(x); }
 static double sumsq_fd(double *a, int n) { return sumsq(a, n); }
 
 int main(void) {
@@ -58,9 +49,6 @@ int main(void) {
     CHECK_CLOSE(__ad_autodiff((void *)copyl, x), 2 * x, 1e-12);
     CHECK_CLOSE(__ad_fwddiff((void *)copyl, x, 1.0), 2 * x, 1e-12);
     CHECK_CLOSE(2 * x, ad_fd1(copyl_fd, x), 1e-6);
-    CHECK_CLOSE(__ad_autodiff((void *)absx, x), 2 * fabs(x), 1e-12);
-    CHECK_CLOSE(__ad_fwddiff((void *)absx, x, 1.0), 2 * fabs(x), 1e-12);
-    CHECK_CLOSE(2 * fabs(x), ad_fd1(absx_fd, x), 1e-6);
   }
   double a[4] = {1, -2, 3, 0.5}, da[4] = {0};
   __ad_autodiff((void *)sumsq, a, da, 4);
