@@ -15,7 +15,7 @@ typedef union {
 static double myabs(double x) {
   DL u;
   u.d = x;
-  // CHECK-COUNT-2: fp_bits_mask.c:[[@LINE+2]]:{{[0-9]+}}: error: cannot differentiate 'myabs': the bits of a differentiated floating-point value are computed on as an integer ('and'); hint: use fabs, copysign and the like instead of bit manipulation
+  // CHECK-COUNT-2: fp_bits_mask.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate 'myabs': the bits of a differentiated floating-point value are computed on as an integer ('and'); hint: use fabs, copysign and the like instead of bit manipulation
   u.l &= 0x7fffffffffffffffL;
   return u.d;
 }
