@@ -117,10 +117,12 @@ bool ActivityAnalysis::visit(const Instruction &I) {
         AnyVaried |= isVaried(Call->getArgOperand(A));
       return AnyVaried && markVaried(Call);
     }
-    case CalleeKind::FAddReduction:
-      return (isVaried(Call->getArgOperand(0)) ||
-              isVaried(Call->getArgOperand(1))) &&
-             markVaried(Call);
+    case CalleeKind::FPReduction: {
+      bool AnyVaried = false;
+      for (const Use &U : Call->args())
+        AnyVaried |= isVaried(U);
+      return AnyVaried && markVaried(Call);
+    }
     case CalleeKind::Defined: {
       bool AnyActive = false, AnyShadow = false;
       for (const Use &U : Call->args()) {

@@ -1,7 +1,9 @@
 //===- ReverseBuilder.cpp - Reverse mode: structure and forward sweep -------===//
 #include "modes/ReverseBuilder.h"
 #include "analysis/MemoryLayout.h"
+#include "modes/ConstantShadows.h"
 #include "modes/IRHelpers.h"
+#include "modes/StoredPointers.h"
 #include "modes/Preprocess.h"
 #include "rules/KnownFunctions.h"
 #include "llvm/ADT/PostOrderIterator.h"
@@ -144,7 +146,8 @@ bool ReverseBuilder::cloneForward() {
     for (Instruction &I : *BB)
       if (!isa<PHINode>(I) && !forwardVisit(I))
         return false;
-  finishShadowPhis();
+  if (!finishShadowPhis())
+    return false;
   createPredecessorIndices();
 
   // The augmented forward sweep returns the primal result (and its shadow);
@@ -170,10 +173,9 @@ bool ReverseBuilder::cloneForward() {
 Value *ReverseBuilder::shadowInForward(Value *Orig, Instruction *User) {
   if (Value *S = Shadows.lookup(Orig))
     return S;
-  if (isa<ConstantPointerNull>(Orig))
-    return Orig;
-  if (isa<UndefValue>(Orig))
-    return PoisonValue::get(Orig->getType());
+  if (auto *C = dyn_cast<Constant>(Orig))
+    if (Constant *S = shadowOfConstant(Ctx.M, C, /*ForReverse=*/true))
+      return S;
   Ctx.Diag.error(User,
                  "pointer '" + Orig->getName() +
                      "' may point to differentiated memory but has no shadow",
@@ -226,8 +228,9 @@ bool ReverseBuilder::forwardVisit(Instruction &I) {
     // A pointer stored in differentiated memory: its shadow goes to the
     // same place in the shadow memory.
     Value *SP = shadowInForward(Ptr, &I);
-    Value *SV = AA.hasShadow(Val) ? shadowInForward(Val, &I)
-                                        : Constant::getNullValue(Val->getType());
+    Value *SV = AA.hasShadow(Val) || isa<Constant>(Val)
+                    ? shadowInForward(Val, &I)
+                    : shadowForUnshadowedPointer(Ctx, Val, &I);
     if (!SP || !SV)
       return false;
     B.CreateAlignedStore(SV, SP, SI->getAlign(), SI->isVolatile());
@@ -288,7 +291,7 @@ bool ReverseBuilder::forwardCall(CallBase &I) {
   case CalleeKind::NoEffect:
   case CalleeKind::Inactive:
   case CalleeKind::Math:
-  case CalleeKind::FAddReduction:
+  case CalleeKind::FPReduction:
   case CalleeKind::Free:
   case CalleeKind::MemSet:
     return true;
@@ -321,7 +324,7 @@ bool ReverseBuilder::forwardCall(CallBase &I) {
   }
   case CalleeKind::MemCopy: {
     Value *Dst = I.getArgOperand(0), *Src = I.getArgOperand(1);
-    bool DstS = AA.hasShadow(Dst), SrcS = AA.hasShadow(Src);
+    bool DstS = AA.hasShadow(Dst), SrcS = AA.hasShadow(Src) || hasConstantShadow(Src);
     if (!DstS && !SrcS)
       return true;
     auto Layout = deduceMemoryLayout(Ctx.M.getDataLayout(), Dst, Src, &I);
@@ -425,18 +428,23 @@ bool ReverseBuilder::forwardCall(CallBase &I) {
   return false;
 }
 
-void ReverseBuilder::finishShadowPhis() {
+bool ReverseBuilder::finishShadowPhis() {
   for (PHINode *Phi : PendingShadowPhis) {
     auto *S = cast<PHINode>(Shadows[Phi]);
     for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K) {
       Value *In = Phi->getIncomingValue(K);
       Value *SIn = Shadows.lookup(In);
       if (!SIn)
-        SIn = isa<ConstantPointerNull>(In) ? In
-                                           : PoisonValue::get(Phi->getType());
+        if (auto *C = dyn_cast<Constant>(In))
+          SIn = shadowOfConstant(Ctx.M, C, /*ForReverse=*/true);
+      if (!SIn)
+        SIn = shadowForUnshadowedPointer(Ctx, In, Phi);
+      if (!SIn)
+        return false;
       S->addIncoming(SIn, cast<BasicBlock>(VMap[Phi->getIncomingBlock(K)]));
     }
   }
+  return true;
 }
 
 void ReverseBuilder::createPredecessorIndices() {
@@ -642,8 +650,9 @@ Value *ReverseBuilder::primalInReverse(Value *Orig) {
 }
 
 Value *ReverseBuilder::shadowInReverse(Value *Orig, Instruction *User) {
-  if (isa<ConstantPointerNull>(Orig))
-    return Orig;
+  if (auto *C = dyn_cast<Constant>(Orig))
+    if (Constant *S = shadowOfConstant(Ctx.M, C, /*ForReverse=*/true))
+      return S;
   Value *S = Shadows.lookup(Orig);
   if (!S)
     return shadowInForward(Orig, User); // Reports the error.

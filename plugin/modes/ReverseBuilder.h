@@ -51,7 +51,7 @@ private:
   bool forwardVisit(llvm::Instruction &I);
   bool forwardCall(llvm::CallBase &I);
   bool forwardShadowCopy(llvm::Instruction &I);
-  void finishShadowPhis();
+  bool finishShadowPhis();
   void createPredecessorIndices();
 
   // --- Reverse sweep structure (ReverseBuilder.cpp) ---

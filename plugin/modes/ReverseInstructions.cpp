@@ -7,10 +7,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/MemoryLayout.h"
+#include "modes/ConstantShadows.h"
 #include "modes/IRHelpers.h"
 #include "modes/ReverseBuilder.h"
 #include "rules/KnownFunctions.h"
 #include "rules/MathRules.h"
+#include "rules/VectorReductions.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -42,7 +44,7 @@ bool ReverseBuilder::reverseVisit(Instruction &I) {
     Value *DY = nullptr;
     CalleeKind Kind = classifyCallee(*Call).Kind;
     if (AA.isVaried(&I) &&
-        (Kind == CalleeKind::Math || Kind == CalleeKind::FAddReduction))
+        (Kind == CalleeKind::Math || Kind == CalleeKind::FPReduction))
       DY = takeAdjoint(&I);
     return reverseCall(*Call, DY);
   }
@@ -216,14 +218,24 @@ bool ReverseBuilder::reverseCall(CallBase &I, Value *DY) {
     }
     return true;
   }
-  case CalleeKind::FAddReduction: {
-    // Every lane and the start value contribute with weight 1.
+  case CalleeKind::FPReduction: {
     if (!DY)
       return true;
-    Value *Vec = I.getArgOperand(1);
-    addAdjoint(I.getArgOperand(0), DY);
+    Intrinsic::ID ID = I.getCalledFunction()->getIntrinsicID();
+    unsigned VecOp = reductionVectorOperand(ID);
+    Value *Vec = I.getArgOperand(VecOp);
+    // fadd's partials are constant: fetch no primal values for it.
+    bool NeedsPrimal = ID != Intrinsic::vector_reduce_fadd;
+    Value *Start = VecOp && NeedsPrimal ? primalInReverse(I.getArgOperand(0))
+                                        : nullptr;
+    Value *PVec = NeedsPrimal ? primalInReverse(Vec) : Vec;
+    Value *PRes = NeedsPrimal ? primalInReverse(&I) : nullptr;
+    ReductionPartials P = reductionPartials(B, ID, Start, PVec, PRes);
     auto *VT = cast<FixedVectorType>(Vec->getType());
-    addAdjoint(Vec, B.CreateVectorSplat(VT->getNumElements(), DY));
+    addAdjoint(Vec, scale(B, P.Vector,
+                          B.CreateVectorSplat(VT->getNumElements(), DY)));
+    if (VecOp)
+      addAdjoint(I.getArgOperand(0), scale(B, P.Start, DY));
     return true;
   }
   case CalleeKind::Defined:

@@ -1,10 +1,13 @@
 //===- TangentBuilder.cpp - Forward mode ------------------------------------===//
 #include "modes/TangentBuilder.h"
 #include "analysis/MemoryLayout.h"
+#include "modes/ConstantShadows.h"
 #include "modes/IRHelpers.h"
+#include "modes/StoredPointers.h"
 #include "modes/Preprocess.h"
 #include "rules/KnownFunctions.h"
 #include "rules/MathRules.h"
+#include "rules/VectorReductions.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -69,7 +72,8 @@ bool TangentBuilder::build() {
     for (Instruction &I : *BB)
       if (!isa<PHINode>(I) && !visit(I))
         return false;
-  finishPhis();
+  if (!finishPhis())
+    return false;
   rewriteReturns();
   return true;
 }
@@ -83,10 +87,9 @@ Value *TangentBuilder::tangentOf(Value *Orig) {
 Value *TangentBuilder::shadowOf(Value *Orig, Instruction *User) {
   if (Value *T = Tangents.lookup(Orig))
     return T;
-  if (isa<ConstantPointerNull>(Orig))
-    return Orig;
-  if (isa<UndefValue>(Orig))
-    return PoisonValue::get(Orig->getType());
+  if (auto *C = dyn_cast<Constant>(Orig))
+    if (Constant *S = shadowOfConstant(Ctx.M, C, /*ForReverse=*/false))
+      return S;
   Ctx.Diag.error(User,
                  "pointer '" + Orig->getName() +
                      "' may point to differentiated memory but has no shadow",
@@ -233,6 +236,13 @@ bool TangentBuilder::visitLoad(LoadInst &I) {
   return true;
 }
 
+Value *TangentBuilder::shadowOfStoredPointer(Value *Val, Instruction *At) {
+  if (AA.hasShadow(Val) || isa<Constant>(Val))
+    if (Value *S = shadowOf(Val, At))
+      return S;
+  return shadowForUnshadowedPointer(Ctx, Val, At);
+}
+
 bool TangentBuilder::visitStore(StoreInst &I) {
   Value *Ptr = I.getPointerOperand(), *Val = I.getValueOperand();
   if (!AA.hasShadow(Ptr)) {
@@ -251,8 +261,7 @@ bool TangentBuilder::visitStore(StoreInst &I) {
     return false;
   Value *T;
   if (Val->getType()->isPointerTy())
-    T = AA.hasShadow(Val) ? shadowOf(Val, &I)
-                                : Constant::getNullValue(Val->getType());
+    T = shadowOfStoredPointer(Val, &I);
   else
     T = tangentOf(Val);
   if (!T)
@@ -288,14 +297,20 @@ bool TangentBuilder::visitCall(CallBase &I) {
     Tangents[&I] = Sum ? Sum : Constant::getNullValue(I.getType());
     return true;
   }
-  case CalleeKind::FAddReduction: {
-    // reduce(start, v) is linear: its tangent is reduce(start', v').
+  case CalleeKind::FPReduction: {
     if (!AA.isVaried(&I))
       return true;
-    auto *T = cast<CallBase>(Clone->clone());
-    T->setArgOperand(0, tangentOf(I.getArgOperand(0)));
-    T->setArgOperand(1, tangentOf(I.getArgOperand(1)));
-    B.Insert(T);
+    Intrinsic::ID ID = I.getCalledFunction()->getIntrinsicID();
+    unsigned VecOp = reductionVectorOperand(ID);
+    Value *Start = VecOp ? Clone->getArgOperand(0) : nullptr;
+    ReductionPartials P = reductionPartials(
+        B, ID, Start, Clone->getArgOperand(VecOp), Clone);
+    Value *DVec = B.CreateFMul(P.Vector, tangentOf(I.getArgOperand(VecOp)));
+    Value *T = B.CreateIntrinsic(
+        Intrinsic::vector_reduce_fadd, {DVec->getType()},
+        {ConstantFP::getNegativeZero(I.getType()), DVec});
+    if (VecOp && AA.isVaried(I.getArgOperand(0)))
+      T = B.CreateFAdd(T, B.CreateFMul(P.Start, tangentOf(I.getArgOperand(0))));
     Tangents[&I] = T;
     return true;
   }
@@ -368,7 +383,7 @@ bool TangentBuilder::visitMemoryCall(CallBase &I, unsigned KindNumber) {
   }
   case CalleeKind::MemCopy: {
     Value *Dst = I.getArgOperand(0), *Src = I.getArgOperand(1);
-    bool DstS = AA.hasShadow(Dst), SrcS = AA.hasShadow(Src);
+    bool DstS = AA.hasShadow(Dst), SrcS = AA.hasShadow(Src) || hasConstantShadow(Src);
     if (DstS && SrcS) {
       auto *Copy = cast<CallBase>(cast<CallBase>(VMap[&I])->clone());
       Copy->setArgOperand(0, shadowOf(Dst, &I));
@@ -450,23 +465,22 @@ bool TangentBuilder::visitCallToDefined(CallBase &I) {
   return true;
 }
 
-void TangentBuilder::finishPhis() {
+bool TangentBuilder::finishPhis() {
   for (PHINode *Phi : PendingPhis) {
     auto *T = cast<PHINode>(Tangents[Phi]);
     for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K) {
       Value *In = Phi->getIncomingValue(K);
       Value *TIn;
       if (Phi->getType()->isPointerTy())
-        TIn = AA.hasShadow(In) || isa<Constant>(In)
-                  ? shadowOf(In, Phi)
-                  : nullptr;
+        TIn = shadowOfStoredPointer(In, Phi);
       else
         TIn = tangentOf(In);
       if (!TIn)
-        TIn = PoisonValue::get(Phi->getType());
+        return false;
       T->addIncoming(TIn, cast<BasicBlock>(VMap[Phi->getIncomingBlock(K)]));
     }
   }
+  return true;
 }
 
 void TangentBuilder::rewriteReturns() {

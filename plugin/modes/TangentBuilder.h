@@ -31,6 +31,8 @@ private:
   llvm::Value *tangentOf(llvm::Value *Orig);
   /// The shadow of a primal pointer; nullptr (after an error) if none.
   llvm::Value *shadowOf(llvm::Value *Orig, llvm::Instruction *User);
+  /// What goes in shadow memory where the primal stores pointer \p Val.
+  llvm::Value *shadowOfStoredPointer(llvm::Value *Val, llvm::Instruction *At);
   llvm::Value *cloneOf(llvm::Value *Orig) {
     return llvm::isa<llvm::Constant>(Orig) ? Orig : static_cast<llvm::Value *>(VMap[Orig]);
   }
@@ -44,7 +46,7 @@ private:
   /// Pointer-producing instructions: the same instruction on the shadows.
   bool visitShadowCopy(llvm::Instruction &Orig);
   bool visitLinearStructural(llvm::Instruction &Orig);
-  void finishPhis();
+  bool finishPhis();
   void rewriteReturns();
 
   ADContext &Ctx;

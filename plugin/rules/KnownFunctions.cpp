@@ -94,7 +94,12 @@ CalleeInfo classifyIntrinsic(const CallBase &Call, Intrinsic::ID ID) {
   case Intrinsic::memset_inline:
     return {CalleeKind::MemSet};
   case Intrinsic::vector_reduce_fadd:
-    return {CalleeKind::FAddReduction};
+  case Intrinsic::vector_reduce_fmul:
+  case Intrinsic::vector_reduce_fmax:
+  case Intrinsic::vector_reduce_fmin:
+  case Intrinsic::vector_reduce_fmaximum:
+  case Intrinsic::vector_reduce_fminimum:
+    return {CalleeKind::FPReduction};
   case Intrinsic::dbg_declare:
   case Intrinsic::dbg_value:
   case Intrinsic::dbg_label:

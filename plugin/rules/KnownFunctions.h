@@ -27,7 +27,7 @@ enum class CalleeKind : uint8_t {
   Free,      ///< free(ptr), delete.
   MemCopy,   ///< memcpy/memmove(dst, src, size).
   MemSet,    ///< memset(dst, byte, size).
-  FAddReduction, ///< llvm.vector.reduce.fadd(start, vector).
+  FPReduction, ///< llvm.vector.reduce.{fadd,fmul,fmax,fmin,...}.
   Defined,   ///< A function with a body we differentiate recursively.
   Unknown,   ///< A declaration with no rule, an indirect call, inline asm.
 };

@@ -1,0 +1,130 @@
+//===- ConstantShadows.cpp - Shadows of read-only globals -------------------===//
+#include "modes/ConstantShadows.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace ad {
+namespace {
+
+/// Whether every use only reads through the pointer: loads, address
+/// arithmetic, comparisons, the source of a memcpy, or an initializer of a
+/// global that is itself only read.
+bool onlyRead(const Value *V, SmallPtrSetImpl<const Value *> &Seen) {
+  if (!Seen.insert(V).second)
+    return true;
+  if (Seen.size() > 256)
+    return false;
+  for (const Use &U : V->uses()) {
+    const User *Usr = U.getUser();
+    if (isa<LoadInst>(Usr) || isa<CmpInst>(Usr))
+      continue;
+    if (auto *MT = dyn_cast<MemTransferInst>(Usr); MT && U.getOperandNo() == 1)
+      continue;
+    if (isa<GetElementPtrInst>(Usr) || isa<CastInst>(Usr) ||
+        isa<ConstantExpr>(Usr) || isa<ConstantAggregate>(Usr) ||
+        isa<PHINode>(Usr) || isa<SelectInst>(Usr)) {
+      if (!onlyRead(Usr, Seen))
+        return false;
+      continue;
+    }
+    if (auto *Holder = dyn_cast<GlobalVariable>(Usr)) {
+      if (!onlyRead(Holder, Seen))
+        return false;
+      continue;
+    }
+    return false;
+  }
+  return true;
+}
+
+/// A global that differentiated code can only read: declared constant, or
+/// private to this module with no store, memset or escaping use (-O0 keeps
+/// "static double table[]" mutable; -O1 and up mark it constant themselves).
+bool isReadOnlyGlobal(const GlobalVariable *GV) {
+  if (GV->isConstant())
+    return true;
+  if (!GV->hasLocalLinkage() || !GV->hasInitializer())
+    return false;
+  SmallPtrSet<const Value *, 16> Seen;
+  return onlyRead(GV, Seen);
+}
+
+/// The shadow's initial contents: zero, except that pointers inside the
+/// initializer point to the shadows of their targets.
+Constant *shadowInitializer(Module &M, Constant *Init, bool ForReverse) {
+  Type *T = Init->getType();
+  if (T->isPointerTy())
+    return shadowOfConstant(M, Init, ForReverse);
+  if (!isa<ConstantAggregate>(Init))
+    return Constant::getNullValue(T);
+  SmallVector<Constant *, 8> Elts;
+  for (unsigned I = 0, E = Init->getNumOperands(); I < E; ++I) {
+    Constant *S =
+        shadowInitializer(M, cast<Constant>(Init->getOperand(I)), ForReverse);
+    if (!S)
+      return nullptr;
+    Elts.push_back(S);
+  }
+  if (auto *ST = dyn_cast<StructType>(T))
+    return ConstantStruct::get(ST, Elts);
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return ConstantArray::get(AT, Elts);
+  return ConstantVector::get(Elts);
+}
+
+} // namespace
+
+Constant *shadowOfConstant(Module &M, Constant *C, bool ForReverse) {
+  if (isa<ConstantPointerNull>(C))
+    return C;
+  if (isa<UndefValue>(C))
+    return PoisonValue::get(C->getType());
+  if (auto *GV = dyn_cast<GlobalVariable>(C)) {
+    if (!isReadOnlyGlobal(GV))
+      return nullptr;
+    std::string Name =
+        (GV->getName() + (ForReverse ? ".ad.sink" : ".ad.zero")).str();
+    if (GlobalVariable *S = M.getNamedGlobal(Name))
+      return S;
+    // Create it first, so that a self-referencing initializer finds it.
+    auto *S = new GlobalVariable(M, GV->getValueType(), /*isConstant=*/!ForReverse,
+                                 GlobalValue::InternalLinkage, nullptr, Name);
+    S->setAlignment(GV->getAlign());
+    Constant *Init = shadowInitializer(M, GV->getInitializer(), ForReverse);
+    if (!Init) {
+      S->eraseFromParent();
+      return nullptr;
+    }
+    S->setInitializer(Init);
+    return S;
+  }
+  if (auto *CE = dyn_cast<ConstantExpr>(C)) {
+    if (CE->getOpcode() != Instruction::GetElementPtr && !CE->isCast())
+      return nullptr;
+    Constant *Base = shadowOfConstant(M, CE->getOperand(0), ForReverse);
+    if (!Base)
+      return nullptr;
+    SmallVector<Constant *, 4> Ops;
+    for (Use &U : CE->operands())
+      Ops.push_back(cast<Constant>(U.get()));
+    Ops[0] = Base;
+    return CE->getWithOperands(Ops);
+  }
+  return nullptr;
+}
+
+bool hasConstantShadow(const Value *V) {
+  auto *C = dyn_cast<Constant>(V);
+  if (!C || isa<ConstantPointerNull>(C))
+    return false;
+  auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(C));
+  return GV && isReadOnlyGlobal(GV);
+}
+
+} // namespace ad
