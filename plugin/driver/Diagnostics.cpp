@@ -29,8 +29,12 @@ static std::string sourceName(const Function &F) {
 
 void DiagnosticReporter::emit(const Function &F, const DebugLoc &Loc,
                               const Twine &Msg, const Twine &Hint) {
-  ++Errors;
   std::string Text = (Msg + "; hint: " + Hint).str();
+  // A construct reached through several derivatives (a gradient and an
+  // augmented forward sweep of the same function) is reported once.
+  if (!Reported.insert({Loc.get(), Text}).second)
+    return;
+  ++Errors;
   // DiagnosticInfoUnsupported is the kind clang maps to a source location
   // even without -g (the function's declaration) and prints as an error.
   F.getContext().diagnose(DiagnosticInfoUnsupported(F, Text, Loc, DS_Error));

@@ -10,6 +10,8 @@
 #define AD_DRIVER_DIAGNOSTICS_H
 
 #include "llvm/ADT/Twine.h"
+#include <set>
+#include <string>
 #include "llvm/IR/DebugLoc.h"
 #include "llvm/IR/DiagnosticInfo.h"
 
@@ -43,6 +45,7 @@ private:
   void emit(const llvm::Function &F, const llvm::DebugLoc &Loc,
             const llvm::Twine &Msg, const llvm::Twine &Hint);
   unsigned Errors = 0;
+  std::set<std::pair<const void *, std::string>> Reported;
   llvm::SmallVector<std::pair<const llvm::Function *, const llvm::Function *>>
       Originals;
 };

@@ -2,7 +2,10 @@
 #include "driver/EntryPointCall.h"
 #include "modes/IRHelpers.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/Analysis/ConstantFolding.h"
+#include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 
@@ -47,6 +50,42 @@ std::optional<StringRef> markerName(const Value *V) {
 
 namespace {
 
+/// The function a value denotes when that is known at compile time: the
+/// function itself, a local variable (at -O0) that only ever holds one
+/// function, or an entry of a constant table of functions.
+Function *resolveFunction(Value *V, const DataLayout &DL, unsigned Depth = 0) {
+  V = V->stripPointerCasts();
+  if (auto *F = dyn_cast<Function>(V))
+    return F;
+  if (auto *GA = dyn_cast<GlobalAlias>(V))
+    return dyn_cast<Function>(GA->getAliaseeObject());
+  auto *LI = dyn_cast<LoadInst>(V);
+  if (!LI || Depth > 4)
+    return nullptr;
+  Value *Ptr = LI->getPointerOperand();
+  if (auto *C = dyn_cast<Constant>(Ptr)) {
+    Constant *Loaded = ConstantFoldLoadFromConstPtr(C, LI->getType(), DL);
+    return Loaded ? resolveFunction(Loaded, DL, Depth + 1) : nullptr;
+  }
+  auto *AI = dyn_cast<AllocaInst>(Ptr);
+  if (!AI)
+    return nullptr;
+  Function *Only = nullptr;
+  for (User *U : AI->users()) {
+    if (isa<LoadInst>(U) || isa<LifetimeIntrinsic>(U) ||
+        isa<DbgInfoIntrinsic>(U))
+      continue;
+    auto *SI = dyn_cast<StoreInst>(U);
+    if (!SI || SI->getPointerOperand() != AI)
+      return nullptr; // The address escapes: anything may be stored.
+    Function *F = resolveFunction(SI->getValueOperand(), DL, Depth + 1);
+    if (!F || (Only && Only != F))
+      return nullptr;
+    Only = F;
+  }
+  return Only;
+}
+
 /// Undoes C's default argument promotions (float -> double, small integers
 /// -> int) and accepts exact matches.
 Value *convertArgument(IRBuilder<> &B, Value *V, Type *To) {
@@ -86,7 +125,7 @@ std::optional<EntryPointCall> Parser::parse() {
   if (Call.arg_size() > 0 && Call.paramHasAttr(0, Attribute::StructRet))
     Result.SRet = Call.getArgOperand(Pos++);
   Value *Target = next();
-  Result.Fn = Target ? dyn_cast<Function>(Target->stripPointerCasts()) : nullptr;
+  Result.Fn = Target ? resolveFunction(Target, Call.getDataLayout()) : nullptr;
   if (!Result.Fn) {
     fail("the first argument is not a function",
          "pass the function to differentiate, e.g. __ad_autodiff((void *)f, ...)");

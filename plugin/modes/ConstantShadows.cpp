@@ -56,11 +56,15 @@ bool isReadOnlyGlobal(const GlobalVariable *GV) {
 }
 
 /// The shadow's initial contents: zero, except that pointers inside the
-/// initializer point to the shadows of their targets.
+/// initializer point to the shadows of their targets. A pointer to memory
+/// that has no shadow (run-time type information, an external table) gets a
+/// null shadow: nothing differentiable is reached through it.
 Constant *shadowInitializer(Module &M, Constant *Init, bool ForReverse) {
   Type *T = Init->getType();
-  if (T->isPointerTy())
-    return shadowOfConstant(M, Init, ForReverse);
+  if (T->isPointerTy()) {
+    Constant *S = shadowOfConstant(M, Init, ForReverse);
+    return S ? S : Constant::getNullValue(T);
+  }
   if (!isa<ConstantAggregate>(Init))
     return Constant::getNullValue(T);
   SmallVector<Constant *, 8> Elts;
@@ -83,6 +87,11 @@ Constant *shadowInitializer(Module &M, Constant *Init, bool ForReverse) {
 Constant *shadowOfConstant(Module &M, Constant *C, bool ForReverse) {
   if (isa<ConstantPointerNull>(C))
     return C;
+  // Code carries no derivative: a function pointer (in a vtable, a table of
+  // callbacks) has a null shadow.
+  if (isa<Function>(C) || isa<GlobalAlias>(C) || isa<GlobalIFunc>(C) ||
+      isa<BlockAddress>(C))
+    return Constant::getNullValue(C->getType());
   if (isa<UndefValue>(C))
     return PoisonValue::get(C->getType());
   if (auto *GV = dyn_cast<GlobalVariable>(C)) {

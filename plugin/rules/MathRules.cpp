@@ -195,6 +195,32 @@ Value *dAtan2(IRBuilderBase &B, unsigned I, PrimalAccessor P, Type *Ty) {
     return B.CreateFDiv(X, Den);
   return B.CreateFNeg(B.CreateFDiv(Y, Den));
 }
+Value *dAsinh(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
+  Value *X = P(0);
+  return recip(B, unary(B, Intrinsic::sqrt,
+                        B.CreateFAdd(square(B, X), fconst(X, 1.0))));
+}
+Value *dAcosh(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
+  Value *X = P(0);
+  return recip(B, unary(B, Intrinsic::sqrt,
+                        B.CreateFSub(square(B, X), fconst(X, 1.0))));
+}
+Value *dAtanh(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
+  Value *X = P(0);
+  return recip(B, B.CreateFSub(fconst(X, 1.0), square(B, X)));
+}
+/// fdim(a, b) = max(a - b, 0).
+Value *dFdim(IRBuilderBase &B, unsigned I, PrimalAccessor P, Type *Ty) {
+  Value *Positive = B.CreateFCmpOGT(P(0), P(1));
+  return B.CreateSelect(Positive, ConstantFP::get(Ty, I == 0 ? 1.0 : -1.0),
+                        ConstantFP::get(Ty, 0.0));
+}
+/// ldexp(x, n) = x * 2^n: the partial is 2^n = ldexp(1, n).
+Value *dLdexp(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
+  Value *N = P(1);
+  return B.CreateIntrinsic(Intrinsic::ldexp, {Ty, N->getType()},
+                           {ConstantFP::get(Ty, 1.0), N});
+}
 Value *dErf(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   Value *X = P(0);
   Value *E = unary(B, Intrinsic::exp, B.CreateFNeg(square(B, X)));
@@ -252,6 +278,12 @@ const NamedRule Rules[] = {
     {"acos", 1, dAcos, Intrinsic::acos},
     {"atan", 1, dAtan, Intrinsic::atan},
     {"atan2", 2, dAtan2, Intrinsic::atan2},
+    {"asinh", 1, dAsinh, Intrinsic::not_intrinsic},
+    {"acosh", 1, dAcosh, Intrinsic::not_intrinsic},
+    {"atanh", 1, dAtanh, Intrinsic::not_intrinsic},
+    {"fdim", 2, dFdim, Intrinsic::not_intrinsic},
+    {"ldexp", 1, dLdexp, Intrinsic::ldexp},
+    {"scalbn", 1, dLdexp, Intrinsic::not_intrinsic},
     {"erf", 1, dErf, Intrinsic::not_intrinsic},
     {"erfc", 1, dErfc, Intrinsic::not_intrinsic},
     {"hypot", 2, dHypot, Intrinsic::not_intrinsic},

@@ -70,6 +70,8 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import synth  # noqa: E402  (test/fuzz/synth.py)
 ROOT = os.path.dirname(os.path.dirname(HERE))
 LLVM_BIN = "/usr/lib/llvm-22/bin"
 
@@ -84,7 +86,10 @@ SEVERITY = {"RUNFAIL": 3, "TIMEOUT": 6, "CRASH": 5, "INVALID": 4, "MISMATCH": 3,
 #               parameters and a double result (add_fp_inputs); fpsafe: fp with
 #               constant vector indices in range (defuse_indices), so that O2
 #               turns less of it into `unreachable`; sv: llvm-stress run with
-#               --enable-scalable-vectors
+#               --enable-scalable-vectors; synth: a well-defined program from
+#               synth.py (math functions, loops, phis, calls, memcpy, vectors)
+#   mode        rev, fwd, or num: synth.py's numerical harness (both modes,
+#               derivatives compared with finite differences: MISMATCH/RUNFAIL)
 #   activities  dup: every pointer __ad_dup, integers __ad_const, fp active;
 #               mixed: drawn from the seed (pointers dup/dupnoneed/const,
 #               integers with or without a marker, some fp __ad_const)
@@ -98,6 +103,11 @@ VARIANT_TABLE = collections.OrderedDict([
     ("fpo2fwd", ("fpsafe", "fwd", "mixed", "default<O2>,ad<O3>")),
     ("sv",      ("sv",    "rev", "dup",   "ad")),
     ("svfwd",   ("sv",    "fwd", "dup",   "ad<O1>")),
+    ("srev",    ("synth", "rev", "dup",   "ad")),
+    ("sfwd",    ("synth", "fwd", "dup",   "ad")),
+    ("smixed",  ("synth", "rev", "mixed", "ad<O1>")),
+    ("snum",    ("synth", "num", None,    "ad")),
+    ("snumo2",  ("synth", "num", None,    "default<O2>,ad<O2>")),
 ])
 VARIANTS = list(VARIANT_TABLE)
 
@@ -314,7 +324,13 @@ def add_fp_inputs(ir, fname, seed):
 
 def generate(seed, variant, cfg):
     size = size_for(seed, cfg.size)
-    inp = VARIANT_TABLE[variant][0]
+    inp, mode = VARIANT_TABLE[variant][:2]
+    if inp == "synth":
+        ir = synth.generate(seed, size, exact=(mode == "num"))
+        if mode == "num":
+            return ir + synth.numeric_harness(seed, ir)
+        ret, params = signature(ir, "g")
+        return ir + wrapper("g", ret, params, variant, seed)
     extra = ["--enable-scalable-vectors"] if inp == "sv" else []
     p = subprocess.run([cfg.stress, "-seed=%d" % seed, "-size=%d" % size, "-o", "-"] + extra,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
@@ -426,7 +442,44 @@ def run_one(seed, variant, cfg):
         ir = generate(seed, variant, cfg)
     except Exception as e:  # generation problems are not the plugin's
         return "GENFAIL", str(e)[:200], {}
-    return classify(ir, VARIANT_TABLE[variant][3], cfg)
+    cls, sig, files = classify(ir, VARIANT_TABLE[variant][3], cfg)
+    if cls == "OK" and VARIANT_TABLE[variant][1] == "num":
+        return run_synth_numeric(files, cfg)
+    return cls, sig, files
+
+
+def run_synth_numeric(files, cfg):
+    """Runs the three stages of synth.py's harness on the plugin's output and
+    compares: OK, MISMATCH (wrong derivative or primal) or RUNFAIL."""
+    tmp = tempfile.mkdtemp(prefix="adfuzz.synth.")
+    try:
+        path = os.path.join(tmp, "out.ll")
+        with open(path, "w") as f:
+            f.write(files["out.ll"])
+        outs = []
+        for stage, nvals in (("primal", 4 * (synth.NX + 1) + 1 + synth.NX),
+                             ("reverse", 1 + 2 * synth.NX), ("forward", synth.NX + 1)):
+            args = [cfg.lli, path] + ["x"] * len(outs)
+            try:
+                r = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   timeout=NUM_RUN_TIMEOUT * 4, start_new_session=True)
+            except subprocess.TimeoutExpired:
+                return "RUNFAIL", "%s stage: timeout" % stage, files
+            text = r.stdout.decode(errors="replace").split()
+            files["lli.%s.out" % stage] = "exit %d\n%s\n%s" % (
+                r.returncode, "\n".join(text), r.stderr.decode(errors="replace")[-3000:])
+            if r.returncode != 0 or len(text) != nvals:
+                how = ("signal %d" % -r.returncode) if r.returncode < 0 else "exit %d" % r.returncode
+                return "RUNFAIL", "%s stage: %s, %d values" % (stage, how, len(text)), files
+            outs.append([float(t) for t in text])
+        bad, detail = synth.compare(*outs)
+        files["numeric.txt"] = detail + "\n" + "\n".join(bad) + "\n"
+        if bad:
+            kinds = sorted(set(re.sub(r"\[\d+\]", "[k]", b.split(" =")[0]) for b in bad))
+            return "MISMATCH", "; ".join(kinds) + " (e.g. %s)" % bad[0], files
+        return "OK", "", files
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def classify(ir, passes, cfg):
@@ -472,7 +525,7 @@ def classify(ir, passes, cfg):
                     p.returncode, normalize(err.strip().splitlines()[-1] if err.strip() else "")), files
             if "internal error" in msg:
                 if "is invalid IR" in msg:
-                    detail = msg.split("is invalid IR:", 1)[-1]
+                    detail = msg.split("is invalid IR:", 1)[-1].strip()
                     return "INVALID", "plugin self-check: " + verifier_signature(detail), files
                 return "INTERNAL", normalize(msg)[:200], files
             return "DIAG", normalize(msg)[:200], files
@@ -799,8 +852,8 @@ def parse_args(argv):
     cfg.opt = cfg.opt or find_tool(["opt-22", LLVM_BIN + "/opt"])
     cfg.stress = cfg.llvm_stress or find_tool(["llvm-stress-22", LLVM_BIN + "/llvm-stress"])
     cfg.lli = cfg.lli or find_tool(["lli-22", LLVM_BIN + "/lli"])
-    if cfg.numeric and not cfg.lli:
-        ap.error("--numeric needs lli-22 (use --lli)")
+    if not cfg.lli:
+        ap.error("cannot find lli-22 (use --lli)")
     if not cfg.opt or not cfg.stress:
         ap.error("cannot find opt-22 / llvm-stress-22 (use --opt / --llvm-stress)")
     cfg.variants = [v.strip() for v in cfg.variants.split(",") if v.strip()]
@@ -866,8 +919,8 @@ class Tally:
             "%s %d" % (c, counts[c]) for c in CLASSES if c in CLASSES[:6] or counts[c]))
         for v in cfg.variants:
             print("  %-8s " % v + ", ".join(
-                "%s %d" % (c, self.variant_counts[(v, c)]) for c in CLASSES[:6] + ["GENFAIL"]
-                if self.variant_counts[(v, c)] or c != "GENFAIL"))
+                "%s %d" % (c, self.variant_counts[(v, c)]) for c in CLASSES + ["GENFAIL"]
+                if self.variant_counts[(v, c)] or c in CLASSES[:6]))
         if cfg.numeric:
             print("  %-8s " % "numeric" + ", ".join(
                 "%s %d" % (c, self.variant_counts[("num", c)])
