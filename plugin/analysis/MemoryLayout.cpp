@@ -6,6 +6,7 @@
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Operator.h"
@@ -66,6 +67,8 @@ Type *typeFromDefinition(const Value *P) {
   return nullptr;
 }
 
+Type *typeFromTBAATag(LLVMContext &C, const MDNode *Tag);
+
 /// Collects the types the pointer is accessed with: loads, stores and GEPs
 /// through it, through constant byte offsets from it (a field at -O2), and
 /// after it flows through phis and selects (a buffer grown in a loop).
@@ -90,6 +93,12 @@ void collectUseTypes(const Value *P, SmallPtrSetImpl<const Value *> &Seen,
         collectUseTypes(GEP, Seen, Types);
     } else if (isa<PHINode>(U) || isa<SelectInst>(U)) {
       collectUseTypes(U, Seen, Types);
+    } else if (auto *MT = dyn_cast<MemTransferInst>(U)) {
+      // A copy loop turned into memcpy keeps its element's access tag.
+      if (Type *T = typeFromTBAATag(MT->getContext(),
+                                    MT->getMetadata(LLVMContext::MD_tbaa)))
+        if (informative(T))
+          Types.insert(T);
     }
   }
   // The values flowing into a phi are the same memory.
@@ -154,7 +163,19 @@ Type *typeFromTBAATag(LLVMContext &C, const MDNode *Tag) {
   return Type::getInt8Ty(C); // Integers and chars: no derivative.
 }
 
-std::optional<MemoryLayout> layoutFromTBAAStruct(const Instruction &I) {
+std::optional<MemoryLayout> layoutFromTBAAStruct(const DataLayout &DL,
+                                                 const Instruction &I) {
+  // A copy of scalars of one type (a copy loop turned into memcpy) carries
+  // an ordinary access tag naming that type.
+  if (const MDNode *Tag = I.getMetadata(LLVMContext::MD_tbaa)) {
+    Type *T = typeFromTBAATag(I.getContext(), Tag);
+    if (T && !T->isIntegerTy(8)) {
+      MemoryLayout L;
+      L.Stride = DL.getTypeAllocSize(T);
+      flatten(DL, T, 0, L);
+      return L;
+    }
+  }
   const MDNode *MD = I.getMetadata(LLVMContext::MD_tbaa_struct);
   auto *Len = dyn_cast<ConstantInt>(I.getOperand(2));
   if (!MD || !Len || MD->getNumOperands() % 3 != 0)
@@ -182,7 +203,7 @@ std::optional<MemoryLayout> deduceMemoryLayout(const DataLayout &DL,
                                                const Value *Other,
                                                const Instruction *Transfer) {
   if (Transfer)
-    if (std::optional<MemoryLayout> L = layoutFromTBAAStruct(*Transfer))
+    if (std::optional<MemoryLayout> L = layoutFromTBAAStruct(DL, *Transfer))
       return L;
   Type *T = deduceType(Ptr);
   if (!T)

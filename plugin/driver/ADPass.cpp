@@ -29,6 +29,29 @@ using namespace llvm;
 namespace ad {
 namespace {
 
+/// The scalar leaves of a type with their byte offsets, vectors split into
+/// lanes: how C sees the bytes of a returned struct, whatever the ABI made
+/// of it ({float, float} may come back as <2 x float>).
+void scalarLeaves(const DataLayout &DL, Type *T, uint64_t Base,
+                  SmallVectorImpl<std::pair<uint64_t, Type *>> &Out) {
+  if (auto *ST = dyn_cast<StructType>(T)) {
+    const StructLayout *SL = DL.getStructLayout(ST);
+    for (unsigned I = 0; I < ST->getNumElements(); ++I)
+      scalarLeaves(DL, ST->getElementType(I), Base + SL->getElementOffset(I),
+                   Out);
+  } else if (auto *AT = dyn_cast<ArrayType>(T)) {
+    uint64_t Size = DL.getTypeAllocSize(AT->getElementType());
+    for (uint64_t I = 0; I < AT->getNumElements(); ++I)
+      scalarLeaves(DL, AT->getElementType(), Base + I * Size, Out);
+  } else if (auto *VT = dyn_cast<FixedVectorType>(T)) {
+    uint64_t Size = DL.getTypeAllocSize(VT->getElementType());
+    for (unsigned I = 0; I < VT->getNumElements(); ++I)
+      scalarLeaves(DL, VT->getElementType(), Base + I * Size, Out);
+  } else {
+    Out.push_back({Base, T});
+  }
+}
+
 /// Whether the call site's declared return type can carry \p Values: one
 /// floating-point value in any floating-point type (converted), several in a
 /// struct laid out as C lays out those fields (returned directly, coerced
@@ -47,9 +70,16 @@ bool checkResultType(EntryPointCall &EP, ArrayRef<Type *> Types,
     if (RetTy->isFloatingPointTy())
       return true;
   } else {
+    // The declared struct must hold exactly these fields at the offsets C
+    // gives them: a long or a missing field would receive the wrong bits.
     StructType *Layout = StructType::get(Call.getContext(), Types);
     Type *Declared = EP.SRet ? Call.getParamStructRetType(0) : RetTy;
-    if (Declared && DL.getTypeAllocSize(Declared) == DL.getTypeAllocSize(Layout))
+    SmallVector<std::pair<uint64_t, Type *>, 8> Want, Have;
+    scalarLeaves(DL, Layout, 0, Want);
+    if (Declared)
+      scalarLeaves(DL, Declared, 0, Have);
+    if (Declared && Want == Have &&
+        DL.getTypeAllocSize(Declared) == DL.getTypeAllocSize(Layout))
       return true;
   }
   std::string Want;
@@ -126,6 +156,8 @@ bool lowerReverse(EntryPointCall &EP, DerivativeCache &Cache,
   for (auto [Param, Act] : zip(EP.Fn->args(), EP.Activities))
     if (Act == Activity::Active)
       AdjointTypes.push_back(Param.getType());
+    else if (auto *R = EP.shadowResultFor(Param.getArgNo()))
+      AdjointTypes.push_back(R->Ty);
   if (!checkResultType(EP, AdjointTypes, Diag))
     return false;
   Function *G = Cache.gradient(Sig);
@@ -137,10 +169,15 @@ bool lowerReverse(EntryPointCall &EP, DerivativeCache &Cache,
     Args.push_back(onesOf(RetTy));
   IRBuilder<> B(EP.Call);
   CallInst *R = B.CreateCall(G, Args);
+  // The adjoints in parameter order: __ad_out scalars come back from the
+  // gradient, structs passed by value in their shadows.
   SmallVector<Value *, 4> Adjoints;
-  if (auto *ST = dyn_cast<StructType>(R->getType()))
-    for (unsigned K = 0; K < ST->getNumElements(); ++K)
-      Adjoints.push_back(B.CreateExtractValue(R, K));
+  unsigned Field = 0;
+  for (auto [Param, Act] : zip(EP.Fn->args(), EP.Activities))
+    if (Act == Activity::Active)
+      Adjoints.push_back(B.CreateExtractValue(R, Field++));
+    else if (auto *SR = EP.shadowResultFor(Param.getArgNo()))
+      Adjoints.push_back(B.CreateLoad(SR->Ty, SR->Shadow));
   deliverResults(EP, Adjoints);
   return true;
 }
@@ -156,6 +193,8 @@ bool lowerForward(EntryPointCall &EP, DerivativeCache &Cache,
   SmallVector<Type *, 1> TangentType;
   if (Sig.ReturnActive)
     TangentType.push_back(RetTy);
+  for (const EntryPointCall::ShadowResult &SR : EP.ShadowResults)
+    TangentType.push_back(SR.Ty); // A struct f returns through sret.
   if (!checkResultType(EP, TangentType, Diag))
     return false;
   Function *T = Cache.tangent(Sig);
@@ -168,6 +207,8 @@ bool lowerForward(EntryPointCall &EP, DerivativeCache &Cache,
   SmallVector<Value *, 1> Tangent;
   if (Sig.ReturnActive)
     Tangent.push_back(B.CreateExtractValue(R, 1));
+  for (const EntryPointCall::ShadowResult &SR : EP.ShadowResults)
+    Tangent.push_back(B.CreateLoad(SR.Ty, SR.Shadow));
   deliverResults(EP, Tangent);
   return true;
 }

@@ -109,6 +109,9 @@ private:
     return false;
   }
   bool parseParameter(Argument &Param);
+  void addReturnBuffer(Argument &Param);
+  /// A zeroed (or, with \p Ones, seeded) temporary in the caller's frame.
+  Value *temporary(Type *Ty, bool Ones);
   Value *next() { return Pos < Call.arg_size() ? Call.getArgOperand(Pos++) : nullptr; }
 
   CallBase &Call;
@@ -142,9 +145,14 @@ std::optional<EntryPointCall> Parser::parse() {
          "differentiate a function with a fixed parameter list");
     return std::nullopt;
   }
-  for (Argument &Param : Result.Fn->args())
+  for (Argument &Param : Result.Fn->args()) {
+    if (Param.hasStructRetAttr()) {
+      addReturnBuffer(Param);
+      continue;
+    }
     if (!parseParameter(Param))
       return std::nullopt;
+  }
   if (Pos != Call.arg_size()) {
     unsigned N = Result.Fn->arg_size();
     fail("too many arguments for '" + Result.Fn->getName() + "' (it has " +
@@ -154,6 +162,29 @@ std::optional<EntryPointCall> Parser::parse() {
     return std::nullopt;
   }
   return Result;
+}
+
+Value *Parser::temporary(Type *Ty, bool Ones) {
+  Function *Caller = Call.getFunction();
+  IRBuilder<> EntryB(&*Caller->getEntryBlock().getFirstInsertionPt());
+  AllocaInst *A = EntryB.CreateAlloca(Ty, nullptr, "ad.tmp");
+  B.CreateStore(Ones ? onesOf(Ty) : Constant::getNullValue(Ty), A);
+  return A;
+}
+
+/// f returns a struct through a hidden pointer (sret): the caller of the
+/// entry point passes nothing for it. The plugin gives f a buffer, and one
+/// for its shadow: the seed of the returned struct in reverse mode (ones,
+/// as for a floating-point return), its tangent in forward mode.
+void Parser::addReturnBuffer(Argument &Param) {
+  Type *Ty = Param.getParamStructRetType();
+  bool Reverse = Kind == EntryPointKind::Reverse;
+  Result.Activities.push_back(Activity::Shadowed);
+  Result.Primals.push_back(temporary(Ty, /*Ones=*/false));
+  Value *Shadow = temporary(Ty, /*Ones=*/Reverse);
+  Result.Derivatives.push_back(Shadow);
+  if (!Reverse)
+    Result.ShadowResults.push_back({Param.getArgNo(), Ty, Shadow});
 }
 
 bool Parser::parseParameter(Argument &Param) {
@@ -177,7 +208,7 @@ bool Parser::parseParameter(Argument &Param) {
       if (!Reverse)
         return fail("__ad_out is not allowed in forward mode (" + What + ")",
                     "use __ad_dup with a tangent, or __ad_const");
-      if (!isDifferentiableType(Ty))
+      if (!isDifferentiableType(Ty) && !Param.getParamByValType())
         return fail("__ad_out needs a floating-point " + What,
                     "use __ad_dup for pointers and __ad_const for integers");
       Act = Activity::Active;
@@ -197,9 +228,9 @@ bool Parser::parseParameter(Argument &Param) {
     if (!V)
       return fail("too few arguments: nothing after the marker for " + What,
                   "pass the value after its marker");
-  } else if (Ty->isPointerTy()) {
+  } else if (Ty->isPointerTy() && !(Reverse && Param.getParamByValType())) {
     Act = Activity::Shadowed;
-  } else if (isDifferentiableType(Ty)) {
+  } else if (isDifferentiableType(Ty) || Param.getParamByValType()) {
     Act = Activity::Active;
   } else {
     Act = Activity::Const;
@@ -207,6 +238,24 @@ bool Parser::parseParameter(Argument &Param) {
   if (markerName(V))
     return fail("two markers in a row for " + What,
                 "write one marker, then the value");
+
+  // A struct passed by value reaches IR as a pointer to a copy (byval). In
+  // reverse mode it is an __ad_out value: the plugin gives it a zeroed
+  // shadow and returns the adjoint collected there.
+  if (Type *ByVal = Param.getParamByValType(); ByVal && Reverse) {
+    if (Marker && (*Marker == "__ad_dup" || *Marker == "__ad_dupnoneed"))
+      return fail(*Marker + " on " + What + ", a struct passed by value",
+                  "use __ad_out (the default) to get its adjoint back");
+    Result.Activities.push_back(Act == Activity::Const ? Activity::Const
+                                                       : Activity::Shadowed);
+    Result.Primals.push_back(V);
+    if (Act != Activity::Const) {
+      Value *Shadow = temporary(ByVal, /*Ones=*/false);
+      Result.Derivatives.push_back(Shadow);
+      Result.ShadowResults.push_back({Param.getArgNo(), ByVal, Shadow});
+    }
+    return true;
+  }
 
   Value *Primal = convertArgument(B, V, Ty);
   if (!Primal)

@@ -34,6 +34,25 @@ struct EntryPointCall {
   /// Shadows (reverse) or tangents (forward) of non-const parameters.
   llvm::SmallVector<llvm::Value *, 8> Derivatives;
   llvm::Value *SRet = nullptr; ///< The call returns its struct through this.
+
+  /// Parameters the plugin supplies memory for, whose shadow holds a result
+  /// after the derivative runs: a struct passed by value as __ad_out (its
+  /// adjoint), or f's own sret return buffer (forward mode: its tangent).
+  struct ShadowResult {
+    unsigned ParamNo;
+    llvm::Type *Ty;
+    llvm::Value *Shadow;
+  };
+  llvm::SmallVector<ShadowResult, 2> ShadowResults;
+
+  /// Whether parameter \p ParamNo's adjoint is returned (reverse mode):
+  /// an __ad_out scalar, or a struct passed by value.
+  const ShadowResult *shadowResultFor(unsigned ParamNo) const {
+    for (const ShadowResult &R : ShadowResults)
+      if (R.ParamNo == ParamNo)
+        return &R;
+    return nullptr;
+  }
 };
 
 /// Parses and validates one call; reports and returns std::nullopt when
