@@ -70,5 +70,16 @@ for feature, program in [("rustc", "rustc"), ("flang", "flang-22")]:
     if shutil.which(program, path=config.environment["PATH"]):
         config.available_features.add(feature)
 
+# Host vector extensions, for tests that run code built with -march (the
+# AVX2 and AVX-512 forms of masked loads, stores, gathers and scatters).
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        cpu_flags = set(next((l for l in cpuinfo if l.startswith("flags")), "").split())
+except OSError:
+    cpu_flags = set()
+for flag in ("avx2", "avx512f"):
+    if flag in cpu_flags:
+        config.available_features.add("host-" + flag)
+
 if not os.path.exists(config.ad_plugin):
     lit_config.warning("plugin not built yet: " + config.ad_plugin)

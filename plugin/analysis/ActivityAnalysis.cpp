@@ -1,5 +1,7 @@
-//===- ActivityAnalysis.cpp - Which values carry derivatives ----------------===//
+//===- ActivityAnalysis.cpp - Which values carry derivatives
+//----------------===//
 #include "analysis/ActivityAnalysis.h"
+#include "analysis/MemoryLayout.h"
 #include "modes/IRHelpers.h"
 #include "rules/KnownFunctions.h"
 #include "rules/MathRules.h"
@@ -66,6 +68,63 @@ static Type *floatOfWidth(Type *Int) {
   return nullptr;
 }
 
+/// A store of \p V (directly or after phis and selects merge it) into
+/// memory with a shadow.
+static const StoreInst *storeIntoShadowed(const Value *V,
+                                          const ActivityAnalysis &AA,
+                                          unsigned Depth = 0) {
+  for (const User *U : V->users()) {
+    if (auto *SI = dyn_cast<StoreInst>(U);
+        SI && SI->getValueOperand() == V &&
+        AA.hasShadow(SI->getPointerOperand()))
+      return SI;
+    if (Depth < 4 &&
+        (isa<PHINode>(U) || isa<SelectInst>(U) || isa<FreezeInst>(U)))
+      if (const StoreInst *SI = storeIntoShadowed(U, AA, Depth + 1))
+        return SI;
+  }
+  return nullptr;
+}
+
+bool ActivityAnalysis::visitIntegerLoad(const LoadInst &LI) {
+  Type *FPTy = floatOfWidth(LI.getType());
+  if (!FPTy)
+    return false;
+  // A union or memcpy read of a float, reinterpreted right away.
+  if (any_of(LI.users(), [](const User *U) {
+        return isa<BitCastInst>(U) && U->getType()->isFloatingPointTy();
+      }))
+    return markFPBits(&LI, FPTy);
+  // A copy: at -O2 a struct or double assignment becomes an integer load and
+  // store. Its access tag or the memory's type says whether it moves a float.
+  auto Known = Copies.find(&LI);
+  if (Known == Copies.end()) {
+    const StoreInst *SI = storeIntoShadowed(&LI, *this);
+    if (!SI)
+      return false;
+    const DataLayout &DL = F.getDataLayout();
+    uint64_t Size = DL.getTypeStoreSize(LI.getType());
+    std::optional<Type *> Moved =
+        floatMovedByIntegerAccess(DL, LI, LI.getPointerOperand(), Size);
+    if (!Moved)
+      Moved = floatMovedByIntegerAccess(DL, *SI, SI->getPointerOperand(), Size);
+    Known = Copies.try_emplace(&LI, Moved).first;
+  }
+  std::optional<Type *> Moved = Known->second;
+  return Moved && *Moved && markFPBits(&LI, *Moved);
+}
+
+const Instruction *ActivityAnalysis::ambiguousIntegerCopy() const {
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB)
+      if (auto *LI = dyn_cast<LoadInst>(&I)) {
+        auto It = Copies.find(LI);
+        if (It != Copies.end() && !It->second)
+          return LI;
+      }
+  return nullptr;
+}
+
 bool ActivityAnalysis::visit(const Instruction &I) {
   if (isVaried(&I) && (!I.getType()->isPointerTy() || hasShadow(&I)))
     return false;
@@ -78,15 +137,9 @@ bool ActivityAnalysis::visit(const Instruction &I) {
     if (I.getType()->isFloatingPointTy() && fpBitsType(Src))
       return markVaried(&I);
   }
-  if (auto *LI = dyn_cast<LoadInst>(&I); LI && I.getType()->isIntegerTy() &&
-                                           hasShadow(LI->getPointerOperand())) {
-    Type *FPTy = floatOfWidth(I.getType());
-    bool ReadAsFloat = FPTy && any_of(I.users(), [](const User *U) {
-                         return isa<BitCastInst>(U) &&
-                                U->getType()->isFloatingPointTy();
-                       });
-    return ReadAsFloat && markFPBits(&I, FPTy);
-  }
+  if (auto *LI = dyn_cast<LoadInst>(&I);
+      LI && I.getType()->isIntegerTy() && hasShadow(LI->getPointerOperand()))
+    return visitIntegerLoad(*LI);
   if (I.getType()->isIntegerTy() &&
       (isa<PHINode>(I) || isa<SelectInst>(I) || isa<FreezeInst>(I))) {
     for (const Use &U : I.operands())
@@ -122,6 +175,19 @@ bool ActivityAnalysis::visit(const Instruction &I) {
       for (const Use &U : Call->args())
         AnyVaried |= isVaried(U);
       return AnyVaried && markVaried(Call);
+    }
+    case CalleeKind::MaskedLoad: {
+      // Like a load; the passthru lanes flow through as well.
+      const Value *Ptr = Call->getArgOperand(0),
+                  *PassThru = Call->getArgOperand(2);
+      bool Changed = false;
+      if (hasShadow(Ptr))
+        Changed |= markVaried(Call) | markShadowed(Call);
+      if (isVaried(PassThru))
+        Changed |= markVaried(Call);
+      if (hasShadow(PassThru))
+        Changed |= markShadowed(Call);
+      return Changed;
     }
     case CalleeKind::Defined: {
       bool AnyActive = false, AnyShadow = false;

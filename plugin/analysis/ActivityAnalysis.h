@@ -1,4 +1,5 @@
-//===- ActivityAnalysis.h - Which values carry derivatives ------------------===//
+//===- ActivityAnalysis.h - Which values carry derivatives
+//------------------===//
 //
 // For one function and one activity of its arguments, decides
 //   - which values are *varied*: of a differentiable type and depending on an
@@ -15,6 +16,8 @@
 
 #include "modes/DerivativeSignature.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/IR/Instructions.h"
+#include <optional>
 
 namespace ad {
 
@@ -50,9 +53,15 @@ public:
   /// shadow, so derivatives through it would silently vanish.
   const llvm::Instruction *pointerRebuiltFromInteger() const;
 
+  /// An integer load copied into differentiated memory of which nothing
+  /// tells whether it moves a float or an integer (O2 copies a double as an
+  /// i64; without a TBAA tag or a typed definition the two look the same).
+  const llvm::Instruction *ambiguousIntegerCopy() const;
+
   void print(llvm::raw_ostream &OS) const;
 
 private:
+  bool visitIntegerLoad(const llvm::LoadInst &LI);
   bool visit(const llvm::Instruction &I);
   bool markVaried(const llvm::Value *V);
   bool markShadowed(const llvm::Value *V);
@@ -62,6 +71,9 @@ private:
   llvm::DenseSet<const llvm::Value *> Varied;
   llvm::DenseSet<const llvm::Value *> Shadowed;
   llvm::DenseMap<const llvm::Value *, llvm::Type *> FPBits;
+  /// Integer copies into differentiated memory, and what each moves: a
+  /// float type, nullptr (an integer), std::nullopt (cannot tell).
+  llvm::DenseMap<const llvm::LoadInst *, std::optional<llvm::Type *>> Copies;
 };
 
 /// An allocation of this type needs a shadow: it may hold floating-point data

@@ -1,14 +1,15 @@
-//===- MemoryLayout.cpp - Where the floating-point data sits in raw memory --===//
+//===- MemoryLayout.cpp - Where the floating-point data sits in raw memory
+//--===//
 #include "analysis/MemoryLayout.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Metadata.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Operator.h"
 
 using namespace llvm;
@@ -217,6 +218,51 @@ std::optional<MemoryLayout> deduceMemoryLayout(const DataLayout &DL,
     return std::nullopt;
   flatten(DL, T, 0, L);
   return L;
+}
+
+std::optional<Type *> floatMovedByIntegerAccess(const DataLayout &DL,
+                                                const Instruction &Access,
+                                                const Value *Ptr,
+                                                uint64_t Size) {
+  // A struct-path tag is (base type, access type, offset); the access type
+  // is the scalar actually moved.
+  if (const MDNode *Tag = Access.getMetadata(LLVMContext::MD_tbaa)) {
+    const MDNode *Scalar = Tag;
+    if (Tag->getNumOperands() >= 3)
+      if (auto *AccessTy = dyn_cast<MDNode>(Tag->getOperand(1)))
+        Scalar = MDNode::get(Access.getContext(), {AccessTy});
+    Type *T = typeFromTBAATag(Access.getContext(), Scalar);
+    if (T && !T->isIntegerTy(8)) // char says nothing: it may alias anything.
+      return T->isFloatingPointTy() && DL.getTypeStoreSize(T) == Size ? T
+                                                                      : nullptr;
+  }
+  APInt Offset(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
+  const Value *Base = Ptr->stripAndAccumulateConstantOffsets(
+      DL, Offset, /*AllowNonInbounds=*/true);
+  Type *Def = nullptr;
+  if (auto *AI = dyn_cast<AllocaInst>(Base))
+    Def = AI->getAllocatedType();
+  else if (auto *GV = dyn_cast<GlobalVariable>(Base))
+    Def = GV->getValueType();
+  else if (auto *GEP = dyn_cast<GEPOperator>(Base))
+    Def = GEP->getResultElementType();
+  if (!Def || !informative(Def) || Offset.isNegative())
+    return std::nullopt;
+  Def = elementOf(Def);
+  uint64_t Stride = DL.getTypeAllocSize(Def);
+  if (Stride == 0)
+    return std::nullopt;
+  MemoryLayout L;
+  flatten(DL, Def, 0, L);
+  uint64_t At = Offset.getZExtValue() % Stride;
+  for (const FloatField &F : L.Floats) {
+    uint64_t FSize = DL.getTypeStoreSize(F.Ty);
+    if (F.Offset == At && FSize == Size)
+      return F.Ty;
+    if (F.Offset < At + Size && At < F.Offset + FSize)
+      return std::nullopt; // Part of a float, or several: not a plain copy.
+  }
+  return nullptr;
 }
 
 } // namespace ad

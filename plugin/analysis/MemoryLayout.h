@@ -1,4 +1,5 @@
-//===- MemoryLayout.h - Where the floating-point data sits in raw memory ----===//
+//===- MemoryLayout.h - Where the floating-point data sits in raw memory
+//----===//
 //
 // memcpy, memmove, memset and realloc see only bytes. To move adjoints with
 // them we need to know which bytes hold floats or doubles and which hold
@@ -44,6 +45,16 @@ std::optional<MemoryLayout>
 deduceMemoryLayout(const llvm::DataLayout &DL, const llvm::Value *Ptr,
                    const llvm::Value *Other,
                    const llvm::Instruction *Transfer = nullptr);
+
+/// What an integer load or store \p Access of \p Size bytes through \p Ptr
+/// really moves, for O2's habit of copying a double as an i64: the
+/// floating-point type, nullptr when it moves an integer or a pointer, or
+/// std::nullopt when neither its TBAA access tag nor the type defining
+/// \p Ptr (an alloca, a global, a typed GEP, at a constant offset) says.
+std::optional<llvm::Type *>
+floatMovedByIntegerAccess(const llvm::DataLayout &DL,
+                          const llvm::Instruction &Access,
+                          const llvm::Value *Ptr, uint64_t Size);
 
 } // namespace ad
 

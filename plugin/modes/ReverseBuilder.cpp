@@ -1,11 +1,14 @@
-//===- ReverseBuilder.cpp - Reverse mode: structure and forward sweep -------===//
+//===- ReverseBuilder.cpp - Reverse mode: structure and forward sweep
+//-------===//
 #include "modes/ReverseBuilder.h"
 #include "analysis/MemoryLayout.h"
 #include "modes/ConstantShadows.h"
 #include "modes/IRHelpers.h"
-#include "modes/StoredPointers.h"
 #include "modes/Preprocess.h"
+#include "modes/StoredPointers.h"
+#include "modes/UnsupportedConstructs.h"
 #include "rules/KnownFunctions.h"
+#include "rules/MaskedMemory.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -18,9 +21,10 @@ namespace ad {
 /// as one record when the forward block ends, popped when the reverse block
 /// starts.
 struct ReverseBuilder::BlockRecord {
-  CallInst *Pop = nullptr;        ///< In the reverse block; size set at the end.
+  CallInst *Pop = nullptr; ///< In the reverse block; size set at the end.
   Instruction *LastLoad = nullptr; ///< Where the next field load goes.
-  SmallVector<std::pair<Value *, uint64_t>, 8> Fields; ///< (forward value, offset)
+  SmallVector<std::pair<Value *, uint64_t>, 8>
+      Fields;                        ///< (forward value, offset)
   DenseMap<Value *, Value *> Loaded; ///< forward value -> reverse value
   uint64_t Size = 0;
 };
@@ -29,8 +33,8 @@ ReverseBuilder::ReverseBuilder(ADContext &Ctx, const DerivativeSignature &Sig,
                                Function *Primal, Function *Forward,
                                Function *Reverse)
     : Ctx(Ctx), Sig(Sig), Primal(Primal), FwdF(Forward), RevF(Reverse),
-      Combined(Forward == Reverse), AA(*Primal, Sig.Args), DT(*Primal),
-      LI(DT), B(Ctx.M.getContext()) {}
+      Combined(Forward == Reverse), AA(*Primal, Sig.Args), DT(*Primal), LI(DT),
+      B(Ctx.M.getContext()) {}
 
 ReverseBuilder::~ReverseBuilder() {
   for (auto &[BB, R] : Records)
@@ -38,23 +42,8 @@ ReverseBuilder::~ReverseBuilder() {
 }
 
 bool ReverseBuilder::build() {
-  if (const Instruction *I = AA.fpBitsMisuse()) {
-    Ctx.Diag.error(I,
-                   Twine("the bits of a differentiated floating-point value "
-                         "are computed on as an integer ('") +
-                       I->getOpcodeName() + "')",
-                   "use fabs, copysign and the like instead of bit "
-                   "manipulation");
+  if (!checkSupportedConstructs(Ctx, AA, *Primal))
     return false;
-  }
-  if (const Instruction *I = AA.pointerRebuiltFromInteger()) {
-    Ctx.Diag.error(I,
-                   "a pointer to differentiated memory is converted to an "
-                   "integer and back, which loses its shadow",
-                   "index the pointer (p + i, &p[i]) instead of computing "
-                   "addresses with integers");
-    return false;
-  }
   for (BasicBlock &BB : *Primal)
     if (isa<ReturnInst>(BB.getTerminator())) {
       if (ReturnBlock) {
@@ -103,7 +92,8 @@ void ReverseBuilder::dropUnusedTape() {
   Tape->eraseFromParent();
 }
 
-// --- Forward sweep ------------------------------------------------------------
+// --- Forward sweep
+// ------------------------------------------------------------
 
 bool ReverseBuilder::cloneForward() {
   unsigned N = Primal->arg_size();
@@ -153,8 +143,7 @@ bool ReverseBuilder::cloneForward() {
   // The augmented forward sweep returns the primal result (and its shadow);
   // the combined one continues into the reverse sweep instead (see
   // emitReverseEntryAndExit).
-  if (!Combined && Sig.ReturnActive &&
-      Primal->getReturnType()->isPointerTy()) {
+  if (!Combined && Sig.ReturnActive && Primal->getReturnType()->isPointerTy()) {
     auto *Ret = cast<ReturnInst>(VMap[ReturnBlock->getTerminator()]);
     B.SetInsertPoint(Ret);
     Value *V = ReturnBlock->getTerminator()->getOperand(0);
@@ -242,8 +231,8 @@ bool ReverseBuilder::forwardVisit(Instruction &I) {
 
   if (auto *AI = dyn_cast<AllocaInst>(&I)) {
     const DataLayout &DL = Ctx.M.getDataLayout();
-    Value *Count = B.CreateZExtOrTrunc(cloneOf(AI->getArraySize()),
-                                       B.getInt64Ty());
+    Value *Count =
+        B.CreateZExtOrTrunc(cloneOf(AI->getArraySize()), B.getInt64Ty());
     Value *Size = B.CreateMul(
         Count, B.getInt64(DL.getTypeAllocSize(AI->getAllocatedType())));
     if (Combined && AI->isStaticAlloca()) {
@@ -265,8 +254,9 @@ bool ReverseBuilder::forwardVisit(Instruction &I) {
     Value *SP = shadowInForward(LI->getPointerOperand(), &I);
     if (!SP)
       return false;
-    Shadows[&I] = B.CreateAlignedLoad(I.getType(), SP, LI->getAlign(),
-                                      LI->isVolatile(), I.getName() + ".shadow");
+    Shadows[&I] =
+        B.CreateAlignedLoad(I.getType(), SP, LI->getAlign(), LI->isVolatile(),
+                            I.getName() + ".shadow");
     return true;
   }
 
@@ -275,10 +265,11 @@ bool ReverseBuilder::forwardVisit(Instruction &I) {
     return forwardShadowCopy(I);
 
   if (I.getType()->isPointerTy()) {
-    Ctx.Diag.error(&I,
-                   Twine("cannot compute the shadow of a pointer produced by '") +
-                       I.getOpcodeName() + "'",
-                   "compute pointers with ordinary indexing");
+    Ctx.Diag.error(
+        &I,
+        Twine("cannot compute the shadow of a pointer produced by '") +
+            I.getOpcodeName() + "'",
+        "compute pointers with ordinary indexing");
     return false;
   }
   return true;
@@ -295,6 +286,20 @@ bool ReverseBuilder::forwardCall(CallBase &I) {
   case CalleeKind::Free:
   case CalleeKind::MemSet:
     return true;
+  case CalleeKind::MaskedLoad:
+  case CalleeKind::MaskedStore: {
+    MaskedAccess A = *asMaskedAccess(I);
+    bool Active =
+        AA.hasShadow(A.Ptr) || AA.isVaried(A.Data) || AA.hasShadow(A.Data);
+    if (!Active || !A.Data->getType()->isPtrOrPtrVectorTy())
+      return true;
+    Ctx.Diag.error(&I,
+                   "cannot differentiate a masked load or store of "
+                   "pointers",
+                   "keep pointers out of vectorized loops, or compile with "
+                   "-fno-vectorize");
+    return false;
+  }
   case CalleeKind::Malloc:
   case CalleeKind::Calloc: {
     bool IsCalloc = Info.Kind == CalleeKind::Calloc;
@@ -313,8 +318,8 @@ bool ReverseBuilder::forwardCall(CallBase &I) {
     if (!Old)
       return false;
     Value *Size = cloneOf(I.getArgOperand(1));
-    Value *New = B.CreateCall(RT.calloc(), {B.getInt64(1), Size},
-                              "shadow.realloc");
+    Value *New =
+        B.CreateCall(RT.calloc(), {B.getInt64(1), Size}, "shadow.realloc");
     Value *OldSize = B.CreateCall(RT.mallocUsableSize(), {Old});
     Value *Keep = B.CreateBinaryIntrinsic(Intrinsic::umin, OldSize, Size);
     B.CreateMemCpy(New, MaybeAlign(), Old, MaybeAlign(), Keep);
@@ -324,7 +329,8 @@ bool ReverseBuilder::forwardCall(CallBase &I) {
   }
   case CalleeKind::MemCopy: {
     Value *Dst = I.getArgOperand(0), *Src = I.getArgOperand(1);
-    bool DstS = AA.hasShadow(Dst), SrcS = AA.hasShadow(Src) || hasConstantShadow(Src);
+    bool DstS = AA.hasShadow(Dst),
+         SrcS = AA.hasShadow(Src) || hasConstantShadow(Src);
     if (!DstS && !SrcS)
       return true;
     auto Layout = deduceMemoryLayout(Ctx.M.getDataLayout(), Dst, Src, &I);
@@ -370,9 +376,8 @@ bool ReverseBuilder::forwardCall(CallBase &I) {
     if (!Any)
       return true;
     Type *RetTy = I.getType();
-    Callee.ReturnActive =
-        (isDifferentiableType(RetTy) && AA.isVaried(&I)) ||
-        (RetTy->isPointerTy() && AA.hasShadow(&I));
+    Callee.ReturnActive = (isDifferentiableType(RetTy) && AA.isVaried(&I)) ||
+                          (RetTy->isPointerTy() && AA.hasShadow(&I));
     SplitDerivative D = Ctx.Cache->split(Callee);
     if (!D)
       return false;
@@ -470,7 +475,8 @@ void ReverseBuilder::createPredecessorIndices() {
   }
 }
 
-// --- Reverse sweep structure --------------------------------------------------
+// --- Reverse sweep structure
+// --------------------------------------------------
 
 void ReverseBuilder::createReverseBlocks() {
   LLVMContext &C = Ctx.M.getContext();

@@ -1,4 +1,5 @@
-//===- ReverseBuilder.h - Reverse mode: the adjoint of a function -----------===//
+//===- ReverseBuilder.h - Reverse mode: the adjoint of a function
+//-----------===//
 //
 // Reverse mode runs the primal forward (the forward sweep), then walks the
 // executed path backwards (the reverse sweep), accumulating adjoints.
@@ -27,8 +28,8 @@
 
 #include "analysis/ActivityAnalysis.h"
 #include "modes/DerivativeCache.h"
-#include "llvm/IR/Dominators.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
@@ -70,6 +71,7 @@ private:
   bool reverseCallToDefined(llvm::CallBase &I);
   bool reverseMemoryCall(llvm::CallBase &I, unsigned Kind);
   bool reverseStore(llvm::StoreInst &I);
+  bool reverseMaskedAccess(llvm::CallBase &I, llvm::Value *DY);
 
   // --- Values in the reverse sweep ---
   /// The primal value of \p Orig, usable in the reverse block being built.
@@ -83,7 +85,9 @@ private:
   /// The shadow of a primal pointer in the forward sweep.
   llvm::Value *shadowInForward(llvm::Value *Orig, llvm::Instruction *User);
   llvm::Value *cloneOf(llvm::Value *Orig) {
-    return llvm::isa<llvm::Constant>(Orig) ? Orig : static_cast<llvm::Value *>(VMap[Orig]);
+    return llvm::isa<llvm::Constant>(Orig)
+               ? Orig
+               : static_cast<llvm::Value *>(VMap[Orig]);
   }
 
   // --- Adjoint slots ---

@@ -1,4 +1,5 @@
-//===- ReverseInstructions.cpp - The adjoint of each kind of instruction ----===//
+//===- ReverseInstructions.cpp - The adjoint of each kind of instruction
+//----===//
 //
 // Called for each primal instruction, last to first, with the builder at the
 // end of its reverse block. Each visitor reads the adjoint of the result
@@ -11,6 +12,7 @@
 #include "modes/IRHelpers.h"
 #include "modes/ReverseBuilder.h"
 #include "rules/KnownFunctions.h"
+#include "rules/MaskedMemory.h"
 #include "rules/MathRules.h"
 #include "rules/VectorReductions.h"
 #include "llvm/IR/Module.h"
@@ -44,7 +46,8 @@ bool ReverseBuilder::reverseVisit(Instruction &I) {
     Value *DY = nullptr;
     CalleeKind Kind = classifyCallee(*Call).Kind;
     if (AA.isVaried(&I) &&
-        (Kind == CalleeKind::Math || Kind == CalleeKind::FPReduction))
+        (Kind == CalleeKind::Math || Kind == CalleeKind::FPReduction ||
+         Kind == CalleeKind::MaskedLoad))
       DY = takeAdjoint(&I);
     return reverseCall(*Call, DY);
   }
@@ -108,7 +111,9 @@ bool ReverseBuilder::reverseStructural(Instruction &I, Value *DY) {
     return true;
   case Instruction::Select: {
     auto *Sel = cast<SelectInst>(&I);
-    Value *Zero = adjointZero(I.getType());
+    // DY's type, not the select's: an integer select of floating-point bits
+    // has a floating-point adjoint.
+    Value *Zero = adjointZero(DY->getType());
     Value *C = primalInReverse(Sel->getCondition());
     if (AA.isVaried(Sel->getTrueValue()))
       addAdjoint(Sel->getTrueValue(), B.CreateSelect(C, DY, Zero));
@@ -119,8 +124,8 @@ bool ReverseBuilder::reverseStructural(Instruction &I, Value *DY) {
   case Instruction::ExtractValue: {
     auto *EV = cast<ExtractValueInst>(&I);
     Value *Agg = EV->getAggregateOperand();
-    addAdjoint(Agg, B.CreateInsertValue(adjointZero(Agg->getType()),
-                                        DY, EV->getIndices()));
+    addAdjoint(Agg, B.CreateInsertValue(adjointZero(Agg->getType()), DY,
+                                        EV->getIndices()));
     return true;
   }
   case Instruction::InsertValue: {
@@ -128,17 +133,17 @@ bool ReverseBuilder::reverseStructural(Instruction &I, Value *DY) {
     Value *Val = IV->getInsertedValueOperand();
     if (AA.isVaried(Val))
       addAdjoint(Val, B.CreateExtractValue(DY, IV->getIndices()));
-    addAdjoint(IV->getAggregateOperand(),
-               B.CreateInsertValue(DY, adjointZero(Val->getType()),
-                                   IV->getIndices()));
+    addAdjoint(
+        IV->getAggregateOperand(),
+        B.CreateInsertValue(DY, adjointZero(Val->getType()), IV->getIndices()));
     return true;
   }
   case Instruction::ExtractElement: {
     auto *EE = cast<ExtractElementInst>(&I);
     Value *Vec = EE->getVectorOperand();
     Value *Idx = primalInReverse(EE->getIndexOperand());
-    addAdjoint(Vec, B.CreateInsertElement(
-                        adjointZero(Vec->getType()), DY, Idx));
+    addAdjoint(Vec,
+               B.CreateInsertElement(adjointZero(Vec->getType()), DY, Idx));
     return true;
   }
   case Instruction::InsertElement: {
@@ -148,8 +153,7 @@ bool ReverseBuilder::reverseStructural(Instruction &I, Value *DY) {
     if (AA.isVaried(Elt))
       addAdjoint(Elt, B.CreateExtractElement(DY, Idx));
     addAdjoint(IE->getOperand(0),
-               B.CreateInsertElement(
-                   DY, adjointZero(Elt->getType()), Idx));
+               B.CreateInsertElement(DY, adjointZero(Elt->getType()), Idx));
     return true;
   }
   case Instruction::ShuffleVector: {
@@ -186,8 +190,20 @@ bool ReverseBuilder::reverseStructural(Instruction &I, Value *DY) {
 bool ReverseBuilder::reverseStore(StoreInst &I) {
   Value *Val = I.getValueOperand(), *Ptr = I.getPointerOperand();
   Type *T = AA.derivativeType(Val);
-  if (!isDifferentiableType(T) || !AA.hasShadow(Ptr))
+  if (!AA.hasShadow(Ptr))
     return true;
+  if (!isDifferentiableType(T)) {
+    // An integer overwrote whatever was there, maybe a float whose adjoint
+    // must not flow to the code before this store.
+    if (!T->isIntOrIntVectorTy())
+      return true;
+    Value *SP = shadowInReverse(Ptr, &I);
+    if (!SP)
+      return false;
+    B.CreateAlignedStore(Constant::getNullValue(T), SP, I.getAlign(),
+                         I.isVolatile());
+    return true;
+  }
   // The stored value's adjoint is what the shadow holds now; the location's
   // previous value was overwritten, so its adjoint starts from zero.
   Value *SP = shadowInReverse(Ptr, &I);
@@ -197,6 +213,33 @@ bool ReverseBuilder::reverseStore(StoreInst &I) {
   B.CreateAlignedStore(Constant::getNullValue(T), SP, I.getAlign(),
                        I.isVolatile());
   addAdjoint(Val, D);
+  return true;
+}
+
+bool ReverseBuilder::reverseMaskedAccess(CallBase &I, Value *DY) {
+  MaskedAccess A = *asMaskedAccess(I);
+  Type *DataTy = A.Data->getType();
+  if (!isDifferentiableType(DataTy))
+    return true;
+  if (!A.IsStore && !DY)
+    return true;
+  bool Shadowed = AA.hasShadow(A.Ptr);
+  if (!Shadowed && (A.IsStore || !AA.isVaried(A.Data)))
+    return true;
+  Value *Mask = primalInReverse(A.Mask);
+  if (!A.IsStore && AA.isVaried(A.Data)) // Lanes not loaded are the passthru's.
+    addAdjoint(A.Data, B.CreateSelect(Mask, adjointZero(DataTy), DY));
+  if (!Shadowed)
+    return true;
+  Value *SP = shadowInReverse(A.Ptr, &I);
+  if (!SP)
+    return false;
+  if (!A.IsStore) {
+    accumulateMaskedLanes(B, A, SP, Mask, DY);
+    return true;
+  }
+  Value *D = takeMaskedLanes(B, A, DataTy, SP, Mask);
+  addAdjoint(A.Data, D);
   return true;
 }
 
@@ -226,18 +269,21 @@ bool ReverseBuilder::reverseCall(CallBase &I, Value *DY) {
     Value *Vec = I.getArgOperand(VecOp);
     // fadd's partials are constant: fetch no primal values for it.
     bool NeedsPrimal = ID != Intrinsic::vector_reduce_fadd;
-    Value *Start = VecOp && NeedsPrimal ? primalInReverse(I.getArgOperand(0))
-                                        : nullptr;
+    Value *Start =
+        VecOp && NeedsPrimal ? primalInReverse(I.getArgOperand(0)) : nullptr;
     Value *PVec = NeedsPrimal ? primalInReverse(Vec) : Vec;
     Value *PRes = NeedsPrimal ? primalInReverse(&I) : nullptr;
     ReductionPartials P = reductionPartials(B, ID, Start, PVec, PRes);
     auto *VT = cast<FixedVectorType>(Vec->getType());
-    addAdjoint(Vec, scale(B, P.Vector,
-                          B.CreateVectorSplat(VT->getNumElements(), DY)));
+    addAdjoint(
+        Vec, scale(B, P.Vector, B.CreateVectorSplat(VT->getNumElements(), DY)));
     if (VecOp)
       addAdjoint(I.getArgOperand(0), scale(B, P.Start, DY));
     return true;
   }
+  case CalleeKind::MaskedLoad:
+  case CalleeKind::MaskedStore:
+    return reverseMaskedAccess(I, DY);
   case CalleeKind::Defined:
     return reverseCallToDefined(I);
   case CalleeKind::NoEffect:
@@ -293,8 +339,8 @@ bool ReverseBuilder::reverseMemoryCall(CallBase &I, unsigned KindNumber) {
     Value *SD = shadowInReverse(Dst, &I);
     if (!SD)
       return false;
-    B.CreateMemSet(SD, B.getInt8(0),
-                   primalInReverse(I.getArgOperand(2)), MaybeAlign());
+    B.CreateMemSet(SD, B.getInt8(0), primalInReverse(I.getArgOperand(2)),
+                   MaybeAlign());
     return true;
   }
   case CalleeKind::MemCopy: {
@@ -345,9 +391,8 @@ bool ReverseBuilder::reverseCallToDefined(CallBase &I) {
   if (!Any)
     return true;
   Type *RetTy = I.getType();
-  Callee.ReturnActive =
-      (isDifferentiableType(RetTy) && AA.isVaried(&I)) ||
-      (RetTy->isPointerTy() && AA.hasShadow(&I));
+  Callee.ReturnActive = (isDifferentiableType(RetTy) && AA.isVaried(&I)) ||
+                        (RetTy->isPointerTy() && AA.hasShadow(&I));
   SplitDerivative D = Ctx.Cache->split(Callee);
   if (!D)
     return false;

@@ -1,11 +1,14 @@
-//===- TangentBuilder.cpp - Forward mode ------------------------------------===//
+//===- TangentBuilder.cpp - Forward mode
+//------------------------------------===//
 #include "modes/TangentBuilder.h"
 #include "analysis/MemoryLayout.h"
 #include "modes/ConstantShadows.h"
 #include "modes/IRHelpers.h"
-#include "modes/StoredPointers.h"
 #include "modes/Preprocess.h"
+#include "modes/StoredPointers.h"
+#include "modes/UnsupportedConstructs.h"
 #include "rules/KnownFunctions.h"
+#include "rules/MaskedMemory.h"
 #include "rules/MathRules.h"
 #include "rules/VectorReductions.h"
 #include "llvm/ADT/PostOrderIterator.h"
@@ -19,27 +22,12 @@ namespace ad {
 
 TangentBuilder::TangentBuilder(ADContext &Ctx, const DerivativeSignature &Sig,
                                Function *Primal, Function *Tangent)
-    : Ctx(Ctx), Sig(Sig), Primal(Primal), NewF(Tangent),
-      AA(*Primal, Sig.Args), B(Ctx.M.getContext()) {}
+    : Ctx(Ctx), Sig(Sig), Primal(Primal), NewF(Tangent), AA(*Primal, Sig.Args),
+      B(Ctx.M.getContext()) {}
 
 bool TangentBuilder::build() {
-  if (const Instruction *I = AA.fpBitsMisuse()) {
-    Ctx.Diag.error(I,
-                   Twine("the bits of a differentiated floating-point value "
-                         "are computed on as an integer ('") +
-                       I->getOpcodeName() + "')",
-                   "use fabs, copysign and the like instead of bit "
-                   "manipulation");
+  if (!checkSupportedConstructs(Ctx, AA, *Primal))
     return false;
-  }
-  if (const Instruction *I = AA.pointerRebuiltFromInteger()) {
-    Ctx.Diag.error(I,
-                   "a pointer to differentiated memory is converted to an "
-                   "integer and back, which loses its shadow",
-                   "index the pointer (p + i, &p[i]) instead of computing "
-                   "addresses with integers");
-    return false;
-  }
   unsigned N = Primal->arg_size();
   for (unsigned I = 0; I < N; ++I)
     VMap[Primal->getArg(I)] = NewF->getArg(I);
@@ -61,9 +49,9 @@ bool TangentBuilder::build() {
       if (!Varied && !AA.hasShadow(&Phi))
         continue;
       auto *ClonePhi = cast<PHINode>(VMap[&Phi]);
-      PHINode *T = PHINode::Create(Phi.getType(), Phi.getNumIncomingValues(),
-                                   Phi.getName() + ".d",
-                                   ClonePhi->getParent()->begin());
+      PHINode *T =
+          PHINode::Create(Phi.getType(), Phi.getNumIncomingValues(),
+                          Phi.getName() + ".d", ClonePhi->getParent()->begin());
       Tangents[&Phi] = T;
       PendingPhis.push_back(&Phi);
     }
@@ -126,9 +114,9 @@ bool TangentBuilder::visit(Instruction &I) {
     S->setName(I.getName() + ".shadow");
     B.SetInsertPoint(S->getNextNode());
     const DataLayout &DL = Ctx.M.getDataLayout();
-    Value *Size = B.CreateMul(
-        B.CreateZExtOrTrunc(S->getArraySize(), B.getInt64Ty()),
-        B.getInt64(DL.getTypeAllocSize(AI->getAllocatedType())));
+    Value *Size =
+        B.CreateMul(B.CreateZExtOrTrunc(S->getArraySize(), B.getInt64Ty()),
+                    B.getInt64(DL.getTypeAllocSize(AI->getAllocatedType())));
     B.CreateMemSet(S, B.getInt8(0), Size, AI->getAlign());
     Tangents[&I] = S;
     return true;
@@ -270,6 +258,45 @@ bool TangentBuilder::visitStore(StoreInst &I) {
   return true;
 }
 
+bool TangentBuilder::visitMaskedAccess(CallBase &I) {
+  MaskedAccess A = *asMaskedAccess(I);
+  auto *Clone = cast<CallBase>(VMap[&I]);
+  Value *Mask = Clone->getArgOperand(A.MaskArg);
+  if (!AA.hasShadow(A.Ptr)) {
+    if (A.IsStore && (AA.isVaried(A.Data) || AA.hasShadow(A.Data))) {
+      Ctx.Diag.error(&I,
+                     "a differentiated value is stored to memory that has no "
+                     "shadow, so its derivative would be lost",
+                     "pass that memory as an __ad_dup argument instead of "
+                     "__ad_const or a global");
+      return false;
+    }
+    // Lanes not loaded keep the passthru's tangent.
+    if (!A.IsStore && AA.isVaried(&I))
+      Tangents[&I] = B.CreateSelect(Mask, Constant::getNullValue(I.getType()),
+                                    tangentOf(A.Data));
+    return true;
+  }
+  Type *DataTy = A.Data->getType();
+  if (DataTy->isPtrOrPtrVectorTy() || !isDifferentiableType(DataTy)) {
+    if (!DataTy->isPtrOrPtrVectorTy())
+      return true; // Integer lanes carry no derivative.
+    Ctx.Diag.error(&I,
+                   "cannot differentiate a masked load or store of "
+                   "pointers",
+                   "keep pointers out of vectorized loops, or compile with "
+                   "-fno-vectorize");
+    return false;
+  }
+  Value *SP = shadowOf(A.Ptr, &I);
+  if (!SP)
+    return false;
+  Value *T = createMaskedAccess(B, A, DataTy, SP, Mask, tangentOf(A.Data));
+  if (!A.IsStore)
+    Tangents[&I] = T;
+  return true;
+}
+
 bool TangentBuilder::visitCall(CallBase &I) {
   CalleeInfo Info = classifyCallee(I);
   auto *Clone = cast<CallBase>(VMap[&I]);
@@ -303,17 +330,20 @@ bool TangentBuilder::visitCall(CallBase &I) {
     Intrinsic::ID ID = I.getCalledFunction()->getIntrinsicID();
     unsigned VecOp = reductionVectorOperand(ID);
     Value *Start = VecOp ? Clone->getArgOperand(0) : nullptr;
-    ReductionPartials P = reductionPartials(
-        B, ID, Start, Clone->getArgOperand(VecOp), Clone);
+    ReductionPartials P =
+        reductionPartials(B, ID, Start, Clone->getArgOperand(VecOp), Clone);
     Value *DVec = B.CreateFMul(P.Vector, tangentOf(I.getArgOperand(VecOp)));
-    Value *T = B.CreateIntrinsic(
-        Intrinsic::vector_reduce_fadd, {DVec->getType()},
-        {ConstantFP::getNegativeZero(I.getType()), DVec});
+    Value *T =
+        B.CreateIntrinsic(Intrinsic::vector_reduce_fadd, {DVec->getType()},
+                          {ConstantFP::getNegativeZero(I.getType()), DVec});
     if (VecOp && AA.isVaried(I.getArgOperand(0)))
       T = B.CreateFAdd(T, B.CreateFMul(P.Start, tangentOf(I.getArgOperand(0))));
     Tangents[&I] = T;
     return true;
   }
+  case CalleeKind::MaskedLoad:
+  case CalleeKind::MaskedStore:
+    return visitMaskedAccess(I);
   case CalleeKind::Defined:
     return visitCallToDefined(I);
   case CalleeKind::Unknown:
@@ -383,7 +413,8 @@ bool TangentBuilder::visitMemoryCall(CallBase &I, unsigned KindNumber) {
   }
   case CalleeKind::MemCopy: {
     Value *Dst = I.getArgOperand(0), *Src = I.getArgOperand(1);
-    bool DstS = AA.hasShadow(Dst), SrcS = AA.hasShadow(Src) || hasConstantShadow(Src);
+    bool DstS = AA.hasShadow(Dst),
+         SrcS = AA.hasShadow(Src) || hasConstantShadow(Src);
     if (DstS && SrcS) {
       auto *Copy = cast<CallBase>(cast<CallBase>(VMap[&I])->clone());
       Copy->setArgOperand(0, shadowOf(Dst, &I));
@@ -433,9 +464,8 @@ bool TangentBuilder::visitCallToDefined(CallBase &I) {
   if (!Any)
     return true;
   Type *RetTy = I.getType();
-  Callee.ReturnActive =
-      (isDifferentiableType(RetTy) && AA.isVaried(&I)) ||
-      (RetTy->isPointerTy() && AA.hasShadow(&I));
+  Callee.ReturnActive = (isDifferentiableType(RetTy) && AA.isVaried(&I)) ||
+                        (RetTy->isPointerTy() && AA.hasShadow(&I));
   Function *T = Ctx.Cache->tangent(Callee);
   if (!T)
     return false;

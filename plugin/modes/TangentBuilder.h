@@ -1,4 +1,5 @@
-//===- TangentBuilder.h - Forward mode: the tangent of a function -----------===//
+//===- TangentBuilder.h - Forward mode: the tangent of a function
+//-----------===//
 //
 // Builds the tangent function of a canonical primal: the primal is cloned,
 // and after every cloned instruction that carries a derivative the builder
@@ -34,13 +35,16 @@ private:
   /// What goes in shadow memory where the primal stores pointer \p Val.
   llvm::Value *shadowOfStoredPointer(llvm::Value *Val, llvm::Instruction *At);
   llvm::Value *cloneOf(llvm::Value *Orig) {
-    return llvm::isa<llvm::Constant>(Orig) ? Orig : static_cast<llvm::Value *>(VMap[Orig]);
+    return llvm::isa<llvm::Constant>(Orig)
+               ? Orig
+               : static_cast<llvm::Value *>(VMap[Orig]);
   }
 
   bool visit(llvm::Instruction &Orig);
   bool visitCall(llvm::CallBase &Orig);
   bool visitCallToDefined(llvm::CallBase &Orig);
   bool visitMemoryCall(llvm::CallBase &Orig, unsigned Kind);
+  bool visitMaskedAccess(llvm::CallBase &Orig);
   bool visitStore(llvm::StoreInst &Orig);
   bool visitLoad(llvm::LoadInst &Orig);
   /// Pointer-producing instructions: the same instruction on the shadows.

@@ -1,4 +1,5 @@
-//===- KnownFunctions.cpp - The table of known callees ----------------------===//
+//===- KnownFunctions.cpp - The table of known callees
+//----------------------===//
 #include "rules/KnownFunctions.h"
 #include "rules/MathRules.h"
 #include "llvm/ADT/StringMap.h"
@@ -100,6 +101,12 @@ CalleeInfo classifyIntrinsic(const CallBase &Call, Intrinsic::ID ID) {
   case Intrinsic::vector_reduce_fmaximum:
   case Intrinsic::vector_reduce_fminimum:
     return {CalleeKind::FPReduction};
+  case Intrinsic::masked_load:
+  case Intrinsic::masked_gather:
+    return {CalleeKind::MaskedLoad};
+  case Intrinsic::masked_store:
+  case Intrinsic::masked_scatter:
+    return {CalleeKind::MaskedStore};
   case Intrinsic::dbg_declare:
   case Intrinsic::dbg_value:
   case Intrinsic::dbg_label:
@@ -138,7 +145,8 @@ CalleeInfo classifyIntrinsic(const CallBase &Call, Intrinsic::ID ID) {
   // Integer-only intrinsics (smax, ctpop, ...) carry no derivative.
   bool TouchesFP = Call.getType()->isFPOrFPVectorTy();
   for (const Use &U : Call.args())
-    TouchesFP |= U->getType()->isFPOrFPVectorTy() || U->getType()->isPointerTy();
+    TouchesFP |=
+        U->getType()->isFPOrFPVectorTy() || U->getType()->isPointerTy();
   return {TouchesFP ? CalleeKind::Unknown : CalleeKind::NoEffect};
 }
 

@@ -1,4 +1,5 @@
-//===- KnownFunctions.h - What a called function means to differentiation --===//
+//===- KnownFunctions.h - What a called function means to differentiation
+//--===//
 //
 // Every call in a differentiated function is classified once by looking its
 // callee up in hash tables: a math function (see MathRules.h), an allocator,
@@ -18,18 +19,21 @@ namespace ad {
 struct MathRule;
 
 enum class CalleeKind : uint8_t {
-  NoEffect,  ///< Debug info, lifetime markers, assumptions: clone, no derivative.
-  Inactive,  ///< Known to carry no derivative (printf, rand, clock, ...).
-  Math,      ///< A math function with a rule.
-  Malloc,    ///< Returns fresh memory of size argument 0 (malloc, new).
-  Calloc,    ///< calloc(count, size).
-  Realloc,   ///< realloc(ptr, size).
-  Free,      ///< free(ptr), delete.
-  MemCopy,   ///< memcpy/memmove(dst, src, size).
-  MemSet,    ///< memset(dst, byte, size).
+  NoEffect,    ///< Debug info, lifetime markers, assumptions: clone, no
+               ///< derivative.
+  Inactive,    ///< Known to carry no derivative (printf, rand, clock, ...).
+  Math,        ///< A math function with a rule.
+  Malloc,      ///< Returns fresh memory of size argument 0 (malloc, new).
+  Calloc,      ///< calloc(count, size).
+  Realloc,     ///< realloc(ptr, size).
+  Free,        ///< free(ptr), delete.
+  MemCopy,     ///< memcpy/memmove(dst, src, size).
+  MemSet,      ///< memset(dst, byte, size).
   FPReduction, ///< llvm.vector.reduce.{fadd,fmul,fmax,fmin,...}.
-  Defined,   ///< A function with a body we differentiate recursively.
-  Unknown,   ///< A declaration with no rule, an indirect call, inline asm.
+  MaskedLoad,  ///< llvm.masked.load / llvm.masked.gather.
+  MaskedStore, ///< llvm.masked.store / llvm.masked.scatter.
+  Defined,     ///< A function with a body we differentiate recursively.
+  Unknown,     ///< A declaration with no rule, an indirect call, inline asm.
 };
 
 struct CalleeInfo {

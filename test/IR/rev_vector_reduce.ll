@@ -1,6 +1,6 @@
 ; Reverse mode of llvm.vector.reduce.fadd with an active start value, on
-; <4 x float>: r = s + sum(v * v). The start value's adjoint is dr, every lane
-; of the vector operand gets dr (a splat), then v * v sends v * dsq to dv twice.
+; <4 x float>: r = s + sum(v * v). Every lane of the vector operand gets dr (a
+; splat), the start value's adjoint gets dr, then v * v sends v * dsq to dv twice.
 ; RUN: %opt_ad -passes=ad %s -S | FileCheck %s
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
@@ -30,14 +30,14 @@ declare { float, <4 x float> } @__ad_autodiff_r(ptr, ...)
 ; CHECK-LABEL: rev.entry:
 ; CHECK-NEXT:    %r.d = load float, ptr %r.adj
 ; CHECK-NEXT:    store float {{-?}}0.000000e+00, ptr %r.adj
-; CHECK-NEXT:    [[S0:%.*]] = load float, ptr %s.adj
-; CHECK-NEXT:    [[S1:%.*]] = fadd float [[S0]], %r.d
-; CHECK-NEXT:    store float [[S1]], ptr %s.adj
 ; CHECK-NEXT:    [[INS:%.*]] = insertelement <4 x float> poison, float %r.d, i64 0
 ; CHECK-NEXT:    [[SPLAT:%.*]] = shufflevector <4 x float> [[INS]], <4 x float> poison, <4 x i32> zeroinitializer
 ; CHECK-NEXT:    [[Q0:%.*]] = load <4 x float>, ptr %sq.adj
 ; CHECK-NEXT:    [[Q1:%.*]] = fadd <4 x float> [[Q0]], [[SPLAT]]
 ; CHECK-NEXT:    store <4 x float> [[Q1]], ptr %sq.adj
+; CHECK-NEXT:    [[S0:%.*]] = load float, ptr %s.adj
+; CHECK-NEXT:    [[S1:%.*]] = fadd float [[S0]], %r.d
+; CHECK-NEXT:    store float [[S1]], ptr %s.adj
 ; CHECK-NEXT:    %sq.d = load <4 x float>, ptr %sq.adj
 ; CHECK-NEXT:    store <4 x float> {{.*}}, ptr %sq.adj
 ; CHECK-NEXT:    [[D0:%.*]] = fmul <4 x float> [[V]], %sq.d

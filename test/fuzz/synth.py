@@ -9,9 +9,9 @@ checked numerically. This generator writes
 from a seed: straight-line arithmetic, math functions (as LLVM intrinsics and
 as libm calls) on arguments kept inside their domains, selects, if/else
 diamonds, counted loops `for i < n` (n <= 8) with phi accumulators, loads and
-stores of x[k], y[k] and a local array (constant or loop indices), memcpy,
-float round trips, <2 x double> vectors and calls to generated helper
-functions. Every value stays finite for inputs near the harness's, so the
+stores of x[k], y[k], a local array and a malloc'd one (constant or loop
+indices, through pointers chosen by selects), switches, memcpy, float round
+trips, <2 x double> vectors and calls to generated helper functions. Every value stays finite for inputs near the harness's, so the
 derivatives can be compared with finite differences:
 
     J(a, x) = g(x, y, n, a, b) + sum_k w[k] * y[k]   (y as g leaves it)
@@ -199,6 +199,19 @@ def gen_memcpy(b, ctx):
     return b.op("load double, ptr %s" % d)
 
 
+def gen_ptr_select(b, ctx):
+    """Memory reached through a pointer chosen at run time."""
+    x, y = b.pick(), b.pick()
+    c = b.op("fcmp ogt double %s, %s" % (x, y), "c")
+    if b.rng.random() < 0.5 and len(ctx.writable) > 1:
+        p, q = b.rng.sample(ctx.writable, 2)
+        pp = b.op("select i1 %s, ptr %s, ptr %s" % (c, p, q), "p")
+        b.emit("store double %s, ptr %s" % (b.pick(), element(b, pp, ctx.index(b))))
+    p, q = b.rng.sample(ctx.readable, 2) if len(ctx.readable) > 1 else ctx.readable * 2
+    pp = b.op("select i1 %s, ptr %s, ptr %s" % (c, p, q), "p")
+    return b.op("load double, ptr %s" % element(b, pp, ctx.index(b)))
+
+
 def gen_helper_call(b, ctx):
     if not ctx.helpers:
         return None
@@ -217,8 +230,10 @@ def gen_int(b, ctx):
 class Context:
     """What the statements of one function may use."""
 
-    def __init__(self, readable, writable, local, helpers, depth_limit, exact):
+    def __init__(self, readable, writable, local, helpers, depth_limit, exact, typed):
         self.exact = exact
+        self.typed = typed
+        self.heap = None            # a malloc'd array of NX doubles
         self.readable = readable
         self.writable = writable
         self.local = local
@@ -287,12 +302,32 @@ def gen_loop(b, ctx, budget, depth):
     return acc
 
 
+def gen_switch(b, ctx, budget, depth):
+    on = ctx.loop_index[-1] if ctx.loop_index else "%n"
+    cases = sorted(b.rng.sample(range(NX), b.rng.randint(1, 3)))
+    labels = [ctx.label("case") for _ in cases]
+    default, join = ctx.label("default"), ctx.label("sjoin")
+    b.emit("switch i64 %s, label %s [ %s ]" % (on, default, " ".join(
+        "i64 %d, label %s" % (k, l) for k, l in zip(cases, labels))))
+    saved = list(b.pool)
+    ends = []
+    for label in labels + [default]:
+        b.start_block(label)
+        b.pool = list(saved)
+        gen_stmts(b, ctx, max(1, budget // (len(labels) + 1)), depth + 1)
+        ends.append("[ %s, %s ]" % (b.pool[-1], b.block))
+        b.emit("br label %s" % join)
+    b.start_block(join)
+    b.pool = saved
+    return b.op("phi double %s" % ", ".join(ends))
+
+
 def gen_stmts(b, ctx, budget, depth):
     # Float round trips make J a step function at float resolution, too
     # coarse for finite differences; the numerical check goes without them.
     gens = [(gen_arith, 6), (gen_math, 5), (gen_select, 1), (gen_float, 0 if ctx.exact else 1),
-            (gen_vector, 1),
-            (gen_memory, 3), (gen_memcpy, 1), (gen_helper_call, 1), (gen_int, 1)]
+            (gen_vector, 1), (gen_memory, 3), (gen_memcpy, 0 if ctx.typed else 1),
+            (gen_helper_call, 1), (gen_int, 1), (gen_ptr_select, 1)]
     while budget > 0:
         r = b.rng.random()
         if depth < ctx.depth_limit and budget >= 6 and r < 0.12:
@@ -300,6 +335,9 @@ def gen_stmts(b, ctx, budget, depth):
             budget -= budget // 2
         elif depth < ctx.depth_limit and budget >= 6 and r < 0.22:
             v = gen_if(b, ctx, budget // 2, depth)
+            budget -= budget // 2
+        elif depth < ctx.depth_limit and budget >= 6 and r < 0.25:
+            v = gen_switch(b, ctx, budget // 2, depth)
             budget -= budget // 2
         else:
             fn = b.rng.choices([g for g, _ in gens], [w for _, w in gens])[0]
@@ -316,11 +354,24 @@ def gen_function(rng, decls, name, params, pool, ctx, size):
              "entry:"]
     if ctx.local:
         b.emit("%s = alloca [%d x double], align 16" % (ctx.local, NX))
-        b.decls.add("declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)")
-        b.emit("call void @llvm.memset.p0.i64(ptr %s, i8 0, i64 %d, i1 false)" % (ctx.local, 8 * NX))
+        if ctx.typed:
+            for k in range(NX):
+                b.emit("store double 0.0, ptr %s" % element(b, ctx.local, k))
+        else:
+            b.decls.add("declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)")
+            b.emit("call void @llvm.memset.p0.i64(ptr %s, i8 0, i64 %d, i1 false)"
+                   % (ctx.local, 8 * NX))
+    if ctx.heap:
+        b.decls.add("declare ptr @malloc(i64)")
+        b.decls.add("declare void @free(ptr)")
+        b.emit("%s = call ptr @malloc(i64 %d)" % (ctx.heap, 8 * NX))
+        for k in range(NX):
+            b.emit("store double 0.0, ptr %s" % element(b, ctx.heap, k))
     x0 = b.op("load double, ptr %s" % element(b, ctx.readable[0], 0))
     b.pool.append(x0)
     gen_stmts(b, ctx, size, 0)
+    if ctx.heap:
+        b.emit("call void @free(ptr %s)" % ctx.heap)
     # A few values end up in memory the caller sees, the rest in the result.
     for _ in range(rng.randint(1, 3)):
         b.emit("store double %s, ptr %s" % (b.pick(), element(b, ctx.writable[-1], rng.randint(0, NX - 1))))
@@ -329,9 +380,10 @@ def gen_function(rng, decls, name, params, pool, ctx, size):
     return "\n".join(lines + [l for l in b.lines if l is not None] + ["}"])
 
 
-def generate(seed, size, exact=False):
-    """The module text: @g and its helpers; exact: no float arithmetic (for
-    the numerical check)."""
+def generate(seed, size, exact=False, typed=False):
+    """The module text: @g and its helpers. exact: no float arithmetic (for
+    the numerical check); typed: no memcpy/memset, so that even after O2
+    every access to memory is a typed double access."""
     rng = random.Random(seed * 31337 + 1)
     decls = set()
     funcs, helpers = [], []
@@ -340,11 +392,15 @@ def generate(seed, size, exact=False):
         # readable[0] and writable[-1] are the caller's memory.
         local = "%hl" if rng.random() < 0.5 else None
         ctx = Context(["%r"] + ([local] if local else []), ([local] if local else []) + ["%w"],
-                      local, list(helpers), 1, exact)
+                      local, list(helpers), 1, exact, typed)
         funcs.append(gen_function(rng, decls, name, "ptr %r, ptr %w, i64 %n, double %u", ["%u"],
                                   ctx, max(3, size // 4)))
         helpers.append(name)
-    ctx = Context(["%x", "%y", "%loc"], ["%loc", "%y"], "%loc", helpers, 2, exact)
+    ctx = Context(["%x", "%y", "%loc"], ["%loc", "%y"], "%loc", helpers, 2, exact, typed)
+    if rng.random() < 0.3:
+        ctx.heap = "%heap"
+        ctx.readable.append(ctx.heap)
+        ctx.writable.insert(0, ctx.heap)
     if rng.random() < 0.3:
         ctx.writable.insert(0, "%x")
     main = gen_function(rng, decls, "g", "ptr %x, ptr %y, i64 %n, double %a, float %b",
@@ -495,6 +551,8 @@ def compare(fd_out, rev_out, fwd_out):
         if abs(rev[p] - fwd[p]) > 1e-9 * max(abs(rev[p]), abs(fwd[p]), 1.0):
             bad.append("reverse d/d%s = %.17g but forward %.17g" % (names[p], rev[p], fwd[p]))
     for k in range(NX):
+        if math.isnan(yrev[k]) and math.isnan(yplain[k]):
+            continue
         if not abs(yrev[k] - yplain[k]) <= 1e-12 * max(abs(yplain[k]), 1.0):
             bad.append("primal y[%d] after __ad_autodiff = %.17g, after a plain call %.17g"
                        % (k, yrev[k], yplain[k]))

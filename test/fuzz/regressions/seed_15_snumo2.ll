@@ -1,12 +1,11 @@
-; Found by ad_fuzz.py (synth.py seeds 15 and 59, variant snumo2: O2, then the
-; plugin; the derivative was compared with finite differences), reduced by
-; hand. O2 turns a copy of a zeroed local double into `store i64 0`. In
-; reverse mode that integer store overwrites y[0] but leaves its shadow alone,
-; so the seed in dy still flows back into the earlier `store double %a`:
-; __ad_autodiff returns d/da = 1 instead of 0 (forward mode gives 0). A store
-; of any type must reset the shadow bytes it overwrites.
-; (Should the fix make this a diagnostic instead, use `not %opt_ad ... |
-; FileCheck` here; the derivative itself is well defined: 0.)
+; Found by ad_fuzz.py, variant snumo2 (O2, then the plugin; derivatives
+; compared with finite differences), seeds 15 and 59 of the first version of
+; synth.py; reduced by hand. O2 turns a copy of a zeroed local double into
+; `store i64 0`. In reverse mode that integer store overwrites y[0] but leaves
+; its shadow alone, so the seed in dy still flows back into the earlier
+; `store double %a`: __ad_autodiff returns d/da = 1 instead of 0 (forward
+; mode gives 0). A store of any type must reset the shadow bytes it
+; overwrites; the reverse sweep now zeroes the shadow of an integer store.
 ;
 ; RUN: %opt_ad -passes=ad %s -S -o %t.ll
 ; RUN: lli %t.ll | FileCheck %s

@@ -1,0 +1,78 @@
+//===- UnsupportedConstructs.cpp - What neither mode can differentiate
+//-----===//
+#include "modes/UnsupportedConstructs.h"
+#include "llvm/IR/Instructions.h"
+
+using namespace llvm;
+
+namespace ad {
+
+static bool isScalable(Type *T) {
+  if (isa<ScalableVectorType>(T))
+    return true;
+  if (auto *ST = dyn_cast<StructType>(T))
+    return any_of(ST->elements(), isScalable);
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return isScalable(AT->getElementType());
+  return false;
+}
+
+/// An instruction whose result, operands or memory type is a scalable vector.
+static const Instruction *firstScalable(const Function &F) {
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB) {
+      if (isScalable(I.getType()))
+        return &I;
+      if (auto *AI = dyn_cast<AllocaInst>(&I);
+          AI && isScalable(AI->getAllocatedType()))
+        return &I;
+      if (auto *GEP = dyn_cast<GetElementPtrInst>(&I);
+          GEP && isScalable(GEP->getSourceElementType()))
+        return &I;
+      for (const Use &U : I.operands())
+        if (isScalable(U->getType()))
+          return &I;
+    }
+  return nullptr;
+}
+
+bool checkSupportedConstructs(ADContext &Ctx, const ActivityAnalysis &AA,
+                              Function &F) {
+  if (const Instruction *I = AA.fpBitsMisuse()) {
+    Ctx.Diag.error(I,
+                   Twine("the bits of a differentiated floating-point value "
+                         "are computed on as an integer ('") +
+                       I->getOpcodeName() + "')",
+                   "use fabs, copysign and the like instead of bit "
+                   "manipulation");
+    return false;
+  }
+  if (const Instruction *I = AA.pointerRebuiltFromInteger()) {
+    Ctx.Diag.error(I,
+                   "a pointer to differentiated memory is converted to an "
+                   "integer and back, which loses its shadow",
+                   "index the pointer (p + i, &p[i]) instead of computing "
+                   "addresses with integers");
+    return false;
+  }
+  if (const Instruction *I = AA.ambiguousIntegerCopy()) {
+    Ctx.Diag.error(I,
+                   "cannot tell whether this integer copy moves "
+                   "floating-point data (an optimized copy of a double looks "
+                   "the same as one of an integer)",
+                   "copy through typed pointers, and keep strict aliasing "
+                   "(the default) so that accesses carry their type");
+    return false;
+  }
+  if (const Instruction *I = firstScalable(F)) {
+    Ctx.Diag.error(I,
+                   "scalable vectors (sizes known only at run time) are not "
+                   "supported",
+                   "compile for a target without scalable vectors (SVE, RVV) "
+                   "or with -fno-vectorize");
+    return false;
+  }
+  return true;
+}
+
+} // namespace ad
