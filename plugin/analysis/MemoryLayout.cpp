@@ -1,6 +1,7 @@
 //===- MemoryLayout.cpp - Where the floating-point data sits in raw memory
 //--===//
 #include "analysis/MemoryLayout.h"
+#include "analysis/ArgumentTypes.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
@@ -131,13 +132,17 @@ Type *typeFromUses(const Value *P) {
   return Common;
 }
 
-Type *deduceType(const Value *P) {
+Type *deduceType(const Value *P, const ArgumentTypes *Args) {
   if (!P)
     return nullptr;
   if (Type *T = typeFromDefinition(P); T && informative(T))
     return T;
   if (Type *T = typeFromUses(P))
     return T;
+  // A bare pointer parameter (-O0's `*d = *s`): ask the callers.
+  if (auto *A = dyn_cast<Argument>(P->stripPointerCasts()); A && Args)
+    if (Type *T = Args->pointeeType(*A); T && informative(T))
+      return T;
   return nullptr;
 }
 
@@ -199,16 +204,15 @@ std::optional<MemoryLayout> layoutFromTBAAStruct(const DataLayout &DL,
 
 } // namespace
 
-std::optional<MemoryLayout> deduceMemoryLayout(const DataLayout &DL,
-                                               const Value *Ptr,
-                                               const Value *Other,
-                                               const Instruction *Transfer) {
+std::optional<MemoryLayout>
+deduceMemoryLayout(const DataLayout &DL, const Value *Ptr, const Value *Other,
+                   const Instruction *Transfer, const ArgumentTypes *Args) {
   if (Transfer)
     if (std::optional<MemoryLayout> L = layoutFromTBAAStruct(DL, *Transfer))
       return L;
-  Type *T = deduceType(Ptr);
+  Type *T = deduceType(Ptr, Args);
   if (!T)
-    T = deduceType(Other);
+    T = deduceType(Other, Args);
   if (!T)
     return std::nullopt;
   T = elementOf(T);

@@ -24,6 +24,8 @@ class Value;
 
 namespace ad {
 
+class ArgumentTypes;
+
 struct FloatField {
   uint64_t Offset;
   llvm::Type *Ty;
@@ -40,11 +42,13 @@ struct MemoryLayout {
 /// (optionally) \p Other, the other side of a copy; std::nullopt if unknown.
 /// \p Transfer, when given, is the memcpy/memmove itself: clang describes
 /// the fields of a struct copy in its !tbaa.struct metadata, the most precise
-/// source there is.
+/// source there is. \p Args, when given, answers for bare pointer parameters
+/// from what the callers pass.
 std::optional<MemoryLayout>
 deduceMemoryLayout(const llvm::DataLayout &DL, const llvm::Value *Ptr,
                    const llvm::Value *Other,
-                   const llvm::Instruction *Transfer = nullptr);
+                   const llvm::Instruction *Transfer = nullptr,
+                   const ArgumentTypes *Args = nullptr);
 
 /// What an integer load or store \p Access of \p Size bytes through \p Ptr
 /// really moves, for O2's habit of copying a double as an i64: the

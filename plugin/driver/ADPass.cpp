@@ -1,4 +1,5 @@
-//===- ADPass.cpp - The module pass that replaces every __ad_* call ---------===//
+//===- ADPass.cpp - The module pass that replaces every __ad_* call
+//---------===//
 //
 // The path of one call, file by file:
 //   1. EntryPointCall.cpp reads the call: function, activities, values.
@@ -132,8 +133,8 @@ void deliverResults(EntryPointCall &EP, ArrayRef<Value *> Values) {
   } else {
     IRBuilder<> EntryB(&*Call.getFunction()->getEntryBlock().begin());
     uint64_t Size = DL.getTypeAllocSize(Layout).getFixedValue();
-    AllocaInst *Tmp = EntryB.CreateAlloca(
-        ArrayType::get(B.getInt8Ty(), Size), nullptr, "ad.result");
+    AllocaInst *Tmp = EntryB.CreateAlloca(ArrayType::get(B.getInt8Ty(), Size),
+                                          nullptr, "ad.result");
     Tmp->setAlignment(Align(16));
     StoreFields(Tmp);
     Result = B.CreateLoad(RetTy, Tmp);
@@ -214,7 +215,8 @@ bool lowerForward(EntryPointCall &EP, DerivativeCache &Cache,
 }
 
 void eraseDeadMarkers(Module &M) {
-  for (StringRef Name : {"__ad_dup", "__ad_dupnoneed", "__ad_const", "__ad_out"}) {
+  for (StringRef Name :
+       {"__ad_dup", "__ad_dupnoneed", "__ad_const", "__ad_out"}) {
     GlobalVariable *GV = M.getGlobalVariable(Name);
     if (!GV)
       continue;
@@ -259,14 +261,26 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
   // leave an undefined reference for the linker to report, far from here.
   for (Instruction *I : OtherUses)
     if (!is_contained(make_first_range(Calls), I))
-      Diag.invalidCall(I, "the address of a differentiation entry point is "
-                          "taken instead of calling it",
+      Diag.invalidCall(I,
+                       "the address of a differentiation entry point is "
+                       "taken instead of calling it",
                        "call __ad_autodiff / __ad_fwddiff directly");
 
+  // Parse every call before lowering any: all of them tell what pointer
+  // parameters point to (ArgumentTypes), which layouts may need.
+  Ctx.ArgTypes.addCallsIn(M);
+  SmallVector<std::optional<EntryPointCall>, 8> Parsed;
   for (auto [Call, Kind] : Calls) {
+    Parsed.push_back(parseEntryPointCall(*Call, Kind, Diag));
+    if (Parsed.back())
+      Ctx.ArgTypes.addCall(Parsed.back()->Fn, Parsed.back()->Primals);
+  }
+
+  for (auto [Index, CallAndKind] : enumerate(Calls)) {
+    auto [Call, Kind] = CallAndKind;
+    std::optional<EntryPointCall> &EP = Parsed[Index];
     bool Ok = false;
-    if (std::optional<EntryPointCall> EP =
-            parseEntryPointCall(*Call, Kind, Diag))
+    if (EP)
       Ok = Kind == EntryPointKind::Reverse ? lowerReverse(*EP, Cache, Diag)
                                            : lowerForward(*EP, Cache, Diag);
     if (!Ok && !Call->getType()->isVoidTy())
@@ -304,8 +318,9 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
     std::string Problems;
     raw_string_ostream OS(Problems);
     if (!F->isDeclaration() && verifyFunction(*F, &OS)) {
-      Diag.error(*F, "internal error: the synthesized derivative '" +
-                         F->getName() + "' is invalid IR: " + Problems,
+      Diag.error(*F,
+                 "internal error: the synthesized derivative '" + F->getName() +
+                     "' is invalid IR: " + Problems,
                  "please report this with the source file");
       F->deleteBody();
       F->setLinkage(GlobalValue::ExternalLinkage);
@@ -318,8 +333,8 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
     PreservedAnalyses Inlined =
         AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false).run(M, MAM);
     MAM.invalidate(M, Inlined);
-    FunctionPassManager FPM =
-        PB->buildFunctionSimplificationPipeline(Level, ThinOrFullLTOPhase::None);
+    FunctionPassManager FPM = PB->buildFunctionSimplificationPipeline(
+        Level, ThinOrFullLTOPhase::None);
     for (Function *F : NewFunctions)
       if (!F->isDeclaration())
         FPM.run(*F, FAM);

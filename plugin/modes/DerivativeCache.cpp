@@ -1,4 +1,5 @@
-//===- DerivativeCache.cpp - Each derivative synthesized once, then reused --===//
+//===- DerivativeCache.cpp - Each derivative synthesized once, then reused
+//--===//
 #include "modes/DerivativeCache.h"
 #include "modes/IRHelpers.h"
 #include "modes/Preprocess.h"
@@ -108,6 +109,7 @@ Function *DerivativeCache::canonicalPrimal(Function *F) {
   auto [It, Inserted] = Canonical.try_emplace(F, nullptr);
   if (Inserted) {
     It->second = createCanonicalPrimal(*F, Ctx.FAM);
+    Ctx.ArgTypes.addClone(It->second, F);
     Ctx.Diag.setOriginal(It->second, F);
     Created.push_back(It->second);
   }
@@ -160,9 +162,9 @@ SplitDerivative DerivativeCache::split(const DerivativeSignature &Sig) {
     return It->second;
   }
   SplitDerivative S;
-  S.Augmented = newFunction(augmentedFunctionType(Sig),
-                            Sig.Primal->getName() + ".ad.augmented",
-                            Sig.Primal);
+  S.Augmented =
+      newFunction(augmentedFunctionType(Sig),
+                  Sig.Primal->getName() + ".ad.augmented", Sig.Primal);
   S.Adjoint = newFunction(adjointFunctionType(Sig),
                           Sig.Primal->getName() + ".ad.adjoint", Sig.Primal);
   It->second = S;

@@ -1,4 +1,5 @@
-//===- DerivativeCache.h - Each derivative synthesized once, then reused ----===//
+//===- DerivativeCache.h - Each derivative synthesized once, then reused
+//----===//
 //
 // Maps a DerivativeSignature to the function(s) synthesized for it. A
 // function is entered before its body is built, so recursion (direct or
@@ -9,6 +10,7 @@
 #ifndef AD_MODES_DERIVATIVECACHE_H
 #define AD_MODES_DERIVATIVECACHE_H
 
+#include "analysis/ArgumentTypes.h"
 #include "driver/Diagnostics.h"
 #include "modes/DerivativeSignature.h"
 #include "runtime/RuntimeFunctions.h"
@@ -30,6 +32,8 @@ struct ADContext {
   DiagnosticReporter &Diag;
   RuntimeFunctions Runtime;
   class DerivativeCache *Cache;
+  /// What callers pass in pointer parameters (memory layouts at -O0).
+  ArgumentTypes ArgTypes;
 };
 
 class DerivativeCache {

@@ -333,7 +333,8 @@ bool ReverseBuilder::forwardCall(CallBase &I) {
          SrcS = AA.hasShadow(Src) || hasConstantShadow(Src);
     if (!DstS && !SrcS)
       return true;
-    auto Layout = deduceMemoryLayout(Ctx.M.getDataLayout(), Dst, Src, &I);
+    auto Layout =
+        deduceMemoryLayout(Ctx.M.getDataLayout(), Dst, Src, &I, &Ctx.ArgTypes);
     if (!Layout) {
       Ctx.Diag.error(&I,
                      "cannot tell which bytes of this memory copy hold "

@@ -310,7 +310,8 @@ bool ReverseBuilder::reverseMemoryCall(CallBase &I, unsigned KindNumber) {
     Value *Old = shadowInReverse(I.getArgOperand(0), &I);
     if (!New || !Old)
       return false;
-    auto Layout = deduceMemoryLayout(DL, &I, I.getArgOperand(0));
+    auto Layout =
+        deduceMemoryLayout(DL, &I, I.getArgOperand(0), nullptr, &Ctx.ArgTypes);
     if (!Layout) {
       Ctx.Diag.error(&I,
                      "cannot tell which bytes of this reallocated memory hold "
@@ -359,7 +360,7 @@ bool ReverseBuilder::reverseMemoryCall(CallBase &I, unsigned KindNumber) {
     Value *SS = shadowInReverse(Src, &I);
     if (!SS)
       return false;
-    auto Layout = deduceMemoryLayout(DL, Dst, Src, &I);
+    auto Layout = deduceMemoryLayout(DL, Dst, Src, &I, &Ctx.ArgTypes);
     Value *Count = B.CreateUDiv(B.CreateZExtOrTrunc(Len, B.getInt64Ty()),
                                 B.getInt64(Layout->Stride));
     for (const FloatField &F : Layout->Floats)

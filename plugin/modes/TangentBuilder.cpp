@@ -424,7 +424,8 @@ bool TangentBuilder::visitMemoryCall(CallBase &I, unsigned KindNumber) {
       B.CreateMemSet(shadowOf(Dst, &I), B.getInt8(0),
                      cloneOf(I.getArgOperand(2)), MaybeAlign());
     } else if (SrcS) {
-      auto Layout = deduceMemoryLayout(Ctx.M.getDataLayout(), Src, Dst, &I);
+      auto Layout = deduceMemoryLayout(Ctx.M.getDataLayout(), Src, Dst, &I,
+                                       &Ctx.ArgTypes);
       if (!Layout || !Layout->Floats.empty()) {
         Ctx.Diag.error(&I,
                        "differentiated memory is copied into memory that has "

@@ -1,5 +1,8 @@
 // Struct assignment (a memcpy described by !tbaa.struct at -O1 and up) moves
 // adjoints field by field, also for structs mixing double, int and pointers.
+// At -O0 the memcpy in copy_p and swap_p is between bare pointer parameters;
+// the layout comes from what the callers pass (&t, &p: allocas of struct P).
+// RUN: %clang_ad -O0 %s -o %t.O0 -lm && %run %t.O0
 // RUN: %clang_ad -O1 %s -o %t.O1 -lm && %run %t.O1
 // RUN: %clang_ad -O2 %s -o %t.O2 -lm && %run %t.O2
 // RUN: %clang_ad -O3 %s -o %t.O3 -lm && %run %t.O3
