@@ -1,7 +1,7 @@
 # Entry points for a fresh Debian 12 machine:
 #   make demo    install what is missing, build the plugin, run examples/
 #   make test    install what is missing, build the plugin, run the lit suite
-# and: make deps | build | bench | clean
+# and: make deps | build | bench | test-sanitize | clean
 
 BUILD     ?= build
 LLVM_BIN  := /usr/lib/llvm-22/bin
@@ -15,7 +15,7 @@ DEBIAN_PACKAGES := llvm-22-dev clang-22 llvm-22-tools libomp-22-dev lld-22 \
 # sudo only when not already root.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test demo bench clean
+.PHONY: all deps build test test-sanitize demo bench clean
 
 all: build
 
@@ -42,6 +42,13 @@ test: build
 
 demo: build
 	AD_PLUGIN=$(CURDIR)/$(BUILD)/ADPlugin.so examples/run.sh
+
+# The whole suite against a plugin built with AddressSanitizer and UBSan
+# (in build-sanitize/; lit preloads the runtimes into clang and opt).
+test-sanitize: deps
+	cmake -S . -B build-sanitize $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAD_SANITIZE=ON
+	cmake --build build-sanitize
+	$(LIT) -sv build-sanitize/test
 
 # BENCH_ARGS go to Google Benchmark, e.g. BENCH_ARGS=--benchmark_filter=ad
 bench: build

@@ -44,8 +44,21 @@ def tool(name):
 include_dir = os.path.join(config.ad_source_root, "include")
 plugin_flags = "-fpass-plugin={} -I{}".format(config.ad_plugin, include_dir)
 
+# A sanitized plugin (cmake -DAD_SANITIZE=ON) needs the ASan/UBSan runtimes
+# preloaded into every process that loads it. Leak detection is off because
+# clang and opt free nothing at exit on purpose; any invalid access or
+# undefined behaviour in the plugin aborts the command and fails the test.
+# valgrind cannot run a program with the ASan runtime preloaded, so the
+# sanitizer run checks the plugin and leaves the programs to the plain run.
+sanitized = bool(getattr(config, "ad_sanitizer_runtimes", ""))
+if sanitized:
+    config.environment["LD_PRELOAD"] = config.ad_sanitizer_runtimes
+    config.environment["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=1"
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+    config.available_features.add("sanitized-plugin")
+
 valgrind = shutil.which("valgrind")
-if valgrind and "AD_NO_VALGRIND" not in os.environ:
+if valgrind and "AD_NO_VALGRIND" not in os.environ and not sanitized:
     run_prefix = (
         valgrind + " -q --error-exitcode=99 --leak-check=full"
         " --errors-for-leak-kinds=definite,indirect"

@@ -1,4 +1,5 @@
-//===- Diagnostics.cpp - Clang-style errors ---------------------------------===//
+//===- Diagnostics.cpp - Clang-style errors
+//---------------------------------===//
 #include "driver/Diagnostics.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -58,8 +59,20 @@ void DiagnosticReporter::invalidCall(const Instruction *Call,
 void DiagnosticReporter::error(const Function &Fn, const Twine &Reason,
                                const Twine &Hint) {
   const Function &F = userFunction(Fn);
-  emit(F, DebugLoc(),
-       "cannot differentiate '" + sourceName(F) + "': " + Reason, Hint);
+  emit(F, DebugLoc(), "cannot differentiate '" + sourceName(F) + "': " + Reason,
+       Hint);
+}
+
+std::string DiagnosticReporter::describe(const Value &V) const {
+  if (auto *A = dyn_cast<Argument>(&V))
+    return ("parameter " + Twine(A->getArgNo() + 1) + " of '" +
+            sourceName(userFunction(*A->getParent())) + "'")
+        .str();
+  if (auto *GV = dyn_cast<GlobalValue>(&V))
+    return "global '" + demangle(GV->getName()) + "'";
+  if (V.hasName())
+    return ("'" + V.getName() + "'").str();
+  return "an unnamed value";
 }
 
 } // namespace ad

@@ -18,6 +18,7 @@
 namespace llvm {
 class Instruction;
 class Function;
+class Value;
 } // namespace llvm
 
 namespace ad {
@@ -39,6 +40,11 @@ public:
   void setOriginal(const llvm::Function *Clone, const llvm::Function *Orig);
 
   unsigned errorCount() const { return Errors; }
+
+  /// How a message names \p V: 'name' when it has one (clang drops value
+  /// names in release builds), else "parameter N of 'f'", "global 'g'", or
+  /// "an unnamed value".
+  std::string describe(const llvm::Value &V) const;
 
 private:
   const llvm::Function &userFunction(const llvm::Function &F) const;

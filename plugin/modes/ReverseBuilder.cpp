@@ -166,8 +166,8 @@ Value *ReverseBuilder::shadowInForward(Value *Orig, Instruction *User) {
     if (Constant *S = shadowOfConstant(Ctx.M, C, /*ForReverse=*/true))
       return S;
   Ctx.Diag.error(User,
-                 "pointer '" + Orig->getName() +
-                     "' may point to differentiated memory but has no shadow",
+                 "pointer " + Ctx.Diag.describe(*Orig) +
+                     " may point to differentiated memory but has no shadow",
                  "pass differentiated pointers as __ad_dup arguments, not "
                  "through globals or integers");
   return nullptr;

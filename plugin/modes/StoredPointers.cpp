@@ -1,4 +1,5 @@
-//===- StoredPointers.cpp - Pointers without shadows reaching shadowed places ===//
+//===- StoredPointers.cpp - Pointers without shadows reaching shadowed places
+//===//
 #include "modes/StoredPointers.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
@@ -15,8 +16,9 @@ Value *shadowForUnshadowedPointer(ADContext &Ctx, Value *Ptr, Instruction *At) {
   if (!Untracked)
     return Constant::getNullValue(Ptr->getType());
   Ctx.Diag.error(At,
-                 "a pointer to memory without a shadow ('" + Base->getName() +
-                     "', an __ad_const argument or a mutable global) is "
+                 "a pointer to memory without a shadow (" +
+                     Ctx.Diag.describe(*Base) +
+                     ", an __ad_const argument or a mutable global) is "
                      "stored in or merged with differentiated memory, so "
                      "derivatives read through it could not be tracked",
                  "pass that memory as __ad_dup with a shadow, or declare a "

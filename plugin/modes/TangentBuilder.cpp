@@ -79,8 +79,8 @@ Value *TangentBuilder::shadowOf(Value *Orig, Instruction *User) {
     if (Constant *S = shadowOfConstant(Ctx.M, C, /*ForReverse=*/false))
       return S;
   Ctx.Diag.error(User,
-                 "pointer '" + Orig->getName() +
-                     "' may point to differentiated memory but has no shadow",
+                 "pointer " + Ctx.Diag.describe(*Orig) +
+                     " may point to differentiated memory but has no shadow",
                  "pass differentiated pointers as __ad_dup arguments, not "
                  "through globals or integers");
   return nullptr;
