@@ -16,6 +16,8 @@
 #include "driver/EntryPointCall.h"
 #include "modes/DerivativeCache.h"
 #include "modes/IRHelpers.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
@@ -143,6 +145,41 @@ void deliverResults(EntryPointCall &EP, ArrayRef<Value *> Values) {
     Call.replaceAllUsesWith(Result);
   else if (!RetTy->isVoidTy())
     Call.replaceAllUsesWith(PoisonValue::get(RetTy));
+}
+
+/// -Rpass=ad: at each entry-point call, which derivative it calls and
+/// whether this call synthesized it or reused one built for an earlier call.
+void remarkDerivative(const EntryPointCall &EP, unsigned NewFunctions) {
+  OptimizationRemarkEmitter ORE(EP.Call->getFunction());
+  ORE.emit([&] {
+    OptimizationRemark R("ad", "Derivative", EP.Call);
+    R << (EP.Kind == EntryPointKind::Reverse ? "reverse" : "forward")
+      << "-mode derivative of '"
+      << ore::NV("Function", demangle(EP.Fn->getName())) << "': ";
+    if (NewFunctions)
+      R << "synthesized " << ore::NV("Synthesized", NewFunctions)
+        << " new function(s)";
+    else
+      R << "reused";
+    return R;
+  });
+}
+
+/// -Rpass=ad: once per module, how many derivative functions were built and
+/// how many requests (entry points and calls inside differentiated code)
+/// were served by an existing one.
+void remarkCacheSummary(Function &At, const DerivativeCache &Cache,
+                        size_t EntryCalls) {
+  OptimizationRemarkEmitter ORE(&At);
+  ORE.emit([&] {
+    return OptimizationRemark("ad", "DerivativeCache", &At)
+           << ore::NV("EntryCalls", unsigned(EntryCalls))
+           << " differentiation call(s): "
+           << ore::NV("Synthesized", Cache.synthesizedCount())
+           << " derivative function(s) synthesized, "
+           << ore::NV("Reused", Cache.reusedCount())
+           << " request(s) reused one";
+  });
 }
 
 bool lowerReverse(EntryPointCall &EP, DerivativeCache &Cache,
@@ -280,9 +317,12 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
     auto [Call, Kind] = CallAndKind;
     std::optional<EntryPointCall> &EP = Parsed[Index];
     bool Ok = false;
+    unsigned SynthesizedBefore = Cache.synthesizedCount();
     if (EP)
       Ok = Kind == EntryPointKind::Reverse ? lowerReverse(*EP, Cache, Diag)
                                            : lowerForward(*EP, Cache, Diag);
+    if (Ok)
+      remarkDerivative(*EP, Cache.synthesizedCount() - SynthesizedBefore);
     if (!Ok && !Call->getType()->isVoidTy())
       Call->replaceAllUsesWith(PoisonValue::get(Call->getType()));
     // In C++ the call is an invoke whenever an object with a destructor is
@@ -297,6 +337,10 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
   for (Function *F : EntryPoints)
     if (F->use_empty())
       F->eraseFromParent();
+
+  if (!Calls.empty())
+    remarkCacheSummary(*Calls.front().first->getFunction(), Cache,
+                       Calls.size());
 
   // The canonical primals were templates; nothing calls them.
   SmallVector<Function *, 16> NewFunctions;
