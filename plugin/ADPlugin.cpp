@@ -1,13 +1,17 @@
-//===- ADPlugin.cpp - Registers the differentiation pass with LLVM ----------===//
+//===- ADPlugin.cpp - Registers the differentiation pass with LLVM
+//----------===//
 //
 // clang-22 -fpass-plugin=ADPlugin.so: the pass runs at the end of the
 // optimization pipeline at every -O level (derivatives of optimized code,
 // then optimized again by the same level).
 // opt-22 -load-pass-plugin=ADPlugin.so -passes=ad: the pass alone;
 // -passes='ad<O2>' also optimizes the derivatives as -O2 would.
+// -passes='print<ad-activity>' / 'print<ad-types>' print the analyses'
+// decisions for every differentiation call (to stderr), changing nothing.
 //
 //===----------------------------------------------------------------------===//
 #include "driver/ADPass.h"
+#include "driver/AnalysisPrinters.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Plugins/PassPlugin.h"
 
@@ -29,6 +33,14 @@ static void registerCallbacks(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [&PB](StringRef Name, ModulePassManager &MPM,
             ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "print<ad-activity>") {
+          MPM.addPass(ad::ActivityPrinterPass(errs()));
+          return true;
+        }
+        if (Name == "print<ad-types>") {
+          MPM.addPass(ad::TypePrinterPass(errs()));
+          return true;
+        }
         if (!PassBuilder::checkParametrizedPassName(Name, "ad"))
           return false;
         StringRef Params = Name.drop_front(2);

@@ -76,6 +76,9 @@ config.substitutions.append(
 )
 config.substitutions.append(("%run", run_prefix))
 config.substitutions.append(("%plugin", config.ad_plugin))
+if getattr(config, "ad_unittests", ""):
+    config.substitutions.append(("%ad_unittests", config.ad_unittests))
+    config.available_features.add("unittests")
 config.substitutions.append(("%src", config.ad_source_root))
 
 # Optional frontends, for tests of IR from other languages (REQUIRES: rustc).

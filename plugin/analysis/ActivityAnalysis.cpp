@@ -40,6 +40,76 @@ ActivityAnalysis::ActivityAnalysis(Function &Fn, ArrayRef<Activity> Args)
       for (const Instruction &I : BB)
         Changed |= visit(I);
   }
+  keepOnlyUseful();
+}
+
+/// Whether a call's arguments matter only through its result (a math
+/// function, a reduction) or reach memory or other code, where they may
+/// become outputs (a defined function, a store-like intrinsic, anything
+/// unknown, which must then be diagnosed).
+static bool argumentsFlowOnlyToResult(const CallBase &Call) {
+  switch (classifyCallee(Call).Kind) {
+  case CalleeKind::Math:
+  case CalleeKind::FPReduction:
+  case CalleeKind::MaskedLoad:
+  case CalleeKind::NoEffect:
+  case CalleeKind::Inactive:
+    return true;
+  default:
+    return false;
+  }
+}
+
+void ActivityAnalysis::keepOnlyUseful() {
+  // Backward from what can reach the differentiated outputs: returned
+  // values, values written to memory, arguments of calls that may store
+  // them. Everything a useful instruction computes from is useful.
+  DenseSet<const Value *> Useful;
+  SmallVector<const Value *, 64> Work;
+  auto Use = [&](const Value *V) {
+    if (Useful.insert(V).second)
+      Work.push_back(V);
+  };
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB) {
+      bool Root = isa<ReturnInst>(I);
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        Root = !argumentsFlowOnlyToResult(*Call);
+      else if (I.mayWriteToMemory())
+        Root = true;
+      if (Root)
+        for (const llvm::Use &Op : I.operands())
+          Use(Op.get());
+    }
+  while (!Work.empty()) {
+    const auto *I = dyn_cast<Instruction>(Work.pop_back_val());
+    if (!I)
+      continue;
+    if (auto *Call = dyn_cast<CallBase>(I);
+        Call && classifyCallee(*Call).Kind == CalleeKind::Inactive)
+      continue;
+    for (const llvm::Use &Op : I->operands())
+      Use(Op.get());
+  }
+  // Varied instructions whose value reaches no output need no derivative.
+  // (Arguments stay: the derivative's signature has a place for them.)
+  auto Useless = [&](const Value *V) {
+    return isa<Instruction>(V) && !Useful.count(V);
+  };
+  for (const Value *V :
+       SmallVector<const Value *, 16>(Varied.begin(), Varied.end()))
+    if (Useless(V)) {
+      Varied.erase(V);
+      Unused.insert(V);
+    }
+  SmallVector<const Value *, 4> UselessBits;
+  for (auto &[V, T] : FPBits)
+    if (Useless(V))
+      UselessBits.push_back(V);
+  for (const Value *V : UselessBits) {
+    FPBits.erase(V);
+    Unused.insert(V);
+  }
 }
 
 bool ActivityAnalysis::markVaried(const Value *V) {
@@ -257,18 +327,35 @@ const Instruction *ActivityAnalysis::pointerRebuiltFromInteger() const {
 }
 
 void ActivityAnalysis::print(raw_ostream &OS) const {
+  // One line per argument and per instruction that is not plainly inactive:
+  // "varied" (gets a derivative), "unused" (depends on the inputs but
+  // reaches no output: no derivative), "shadowed" (a pointer with a shadow),
+  // "bits of double" (an integer carrying a float).
+  auto Describe = [&](const Value *V) {
+    std::string S;
+    raw_string_ostream W(S);
+    if (Varied.count(V))
+      W << " varied";
+    if (Type *T = fpBitsType(V))
+      W << " bits of " << *T;
+    if (Unused.count(V))
+      W << " unused";
+    if (hasShadow(V))
+      W << " shadowed";
+    return S;
+  };
   OS << "activity of " << F.getName() << ":\n";
   for (const Argument &A : F.args())
-    OS << "  arg " << A.getArgNo() << (isVaried(&A) ? " varied" : "")
-       << (hasShadow(&A) ? " shadowed" : "") << "\n";
+    OS << "  arg " << A.getArgNo() << Describe(&A) << "\n";
   for (const BasicBlock &BB : F)
-    for (const Instruction &I : BB)
-      if (isVaried(&I) || hasShadow(&I)) {
-        OS << "  " << (isVaried(&I) ? "varied  " : "        ")
-           << (hasShadow(&I) ? "shadowed" : "        ") << " ";
-        I.print(OS);
-        OS << "\n";
-      }
+    for (const Instruction &I : BB) {
+      std::string What = Describe(&I);
+      if (What.empty())
+        continue;
+      OS << " " << What << ":";
+      I.print(OS);
+      OS << "\n";
+    }
 }
 
 } // namespace ad

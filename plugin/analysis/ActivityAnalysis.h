@@ -8,7 +8,10 @@
 //     that holds the derivatives (tangents or adjoints) of what the primal
 //     pointer points to.
 // Values that are neither get no derivative code and no tape. The analysis
-// is a forward data-flow fixed point over the function's instructions.
+// is a forward data-flow fixed point over the function's instructions,
+// followed by a backward pass that drops varied values which reach no
+// output (returned, stored, passed to code that may store them): a value
+// computed only for a printf or a branch condition gets no derivative.
 //
 //===----------------------------------------------------------------------===//
 #ifndef AD_ANALYSIS_ACTIVITYANALYSIS_H
@@ -62,6 +65,7 @@ public:
 
 private:
   bool visitIntegerLoad(const llvm::LoadInst &LI);
+  void keepOnlyUseful();
   bool visit(const llvm::Instruction &I);
   bool markVaried(const llvm::Value *V);
   bool markShadowed(const llvm::Value *V);
@@ -71,6 +75,8 @@ private:
   llvm::DenseSet<const llvm::Value *> Varied;
   llvm::DenseSet<const llvm::Value *> Shadowed;
   llvm::DenseMap<const llvm::Value *, llvm::Type *> FPBits;
+  /// Depend on the active inputs but reach no output: no derivative code.
+  llvm::DenseSet<const llvm::Value *> Unused;
   /// Integer copies into differentiated memory, and what each moves: a
   /// float type, nullptr (an integer), std::nullopt (cannot tell).
   llvm::DenseMap<const llvm::LoadInst *, std::optional<llvm::Type *>> Copies;

@@ -50,8 +50,12 @@ Type *ArgumentTypes::pointeeType(const Function *F, unsigned ArgNo,
         A && A->getArgNo() == ArgNo &&
         (A->getParent() == F || Originals.lookup(A->getParent()) == F))
       continue;
+    // A caller passing a pointer of unknown origin says nothing; callers
+    // that know must agree.
     Type *T = typeOfActual(S[ArgNo], Depth + 1);
-    if (!T || (Common && Common != T))
+    if (!T)
+      continue;
+    if (Common && Common != T)
       return nullptr;
     Common = T;
   }

@@ -6,8 +6,10 @@
 // says which bytes are doubles. The callers know: they pass `&a` where `a` is
 // an alloca of `struct P`, or a typed GEP. This collects, once per module,
 // the actual arguments of every direct call and of every differentiation
-// entry point, and answers "what type does parameter i point to" when all
-// callers agree (following parameters passed on through several calls).
+// entry point, and answers "what type does parameter i point to" when the
+// callers that know agree (following parameters passed on through several
+// calls; a caller passing a pointer of unknown origin, such as its own
+// parameter that nobody types, abstains).
 //
 //===----------------------------------------------------------------------===//
 #ifndef AD_ANALYSIS_ARGUMENTTYPES_H
@@ -36,8 +38,8 @@ public:
   /// \p Clone's parameters are \p Original's (a canonical primal).
   void addClone(const llvm::Function *Clone, const llvm::Function *Original);
 
-  /// The type every caller's actual for \p A points to, or nullptr when a
-  /// caller is unknown or the callers disagree.
+  /// The type the callers' actuals for \p A point to, or nullptr when no
+  /// caller knows or two disagree.
   llvm::Type *pointeeType(const llvm::Argument &A) const;
 
 private:

@@ -71,6 +71,24 @@ Type *typeFromDefinition(const Value *P) {
 
 Type *typeFromTBAATag(LLVMContext &C, const MDNode *Tag);
 
+/// The scalar an access of IR type \p T really moves: -O2 loads and stores
+/// a double as an i64 but keeps the "double" TBAA tag (struct-path tags
+/// name the accessed scalar second).
+Type *accessedType(const Instruction &Access, Type *T) {
+  const MDNode *Tag = Access.getMetadata(LLVMContext::MD_tbaa);
+  if (!T->isIntegerTy() || !Tag || Tag->getNumOperands() < 2)
+    return T;
+  auto *Scalar = dyn_cast<MDNode>(Tag->getOperand(1));
+  if (!Scalar)
+    return T;
+  Type *Named = typeFromTBAATag(Access.getContext(),
+                                MDNode::get(Access.getContext(), {Scalar}));
+  if (Named && Named->isFloatingPointTy() &&
+      Named->getPrimitiveSizeInBits() == T->getPrimitiveSizeInBits())
+    return Named;
+  return T;
+}
+
 /// Collects the types the pointer is accessed with: loads, stores and GEPs
 /// through it, through constant byte offsets from it (a field at -O2), and
 /// after it flows through phis and selects (a buffer grown in a loop).
@@ -80,12 +98,12 @@ void collectUseTypes(const Value *P, SmallPtrSetImpl<const Value *> &Seen,
     return;
   for (const User *U : P->users()) {
     if (auto *LI = dyn_cast<LoadInst>(U)) {
-      if (informative(LI->getType()))
-        Types.insert(LI->getType());
+      if (Type *T = accessedType(*LI, LI->getType()); informative(T))
+        Types.insert(T);
     } else if (auto *SI = dyn_cast<StoreInst>(U)) {
-      if (SI->getPointerOperand() == P &&
-          informative(SI->getValueOperand()->getType()))
-        Types.insert(SI->getValueOperand()->getType());
+      Type *T = accessedType(*SI, SI->getValueOperand()->getType());
+      if (SI->getPointerOperand() == P && informative(T))
+        Types.insert(T);
     } else if (auto *GEP = dyn_cast<GEPOperator>(U)) {
       if (GEP->getPointerOperand() != P)
         continue;

@@ -16,6 +16,7 @@
 #include "driver/EntryPointCall.h"
 #include "modes/DerivativeCache.h"
 #include "modes/IRHelpers.h"
+#include "rules/RuleTable.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfo.h"
@@ -182,6 +183,20 @@ void remarkCacheSummary(Function &At, const DerivativeCache &Cache,
   });
 }
 
+/// -Rpass=ad: how much work classifying callees took (see RuleTable.h).
+void remarkRuleTable(Function &At, const RuleTable &Rules) {
+  OptimizationRemarkEmitter ORE(&At);
+  ORE.emit([&] {
+    const RuleTable::Counters &N = Rules.counters();
+    return OptimizationRemark("ad", "RuleTable", &At)
+           << "rule table: " << ore::NV("Signatures", N.Resolutions)
+           << " callee signature(s) resolved for "
+           << ore::NV("CallSites", N.TableLookups) << " call site(s); "
+           << ore::NV("Repeats", N.SiteHits)
+           << " repeated question(s) answered per site";
+  });
+}
+
 bool lowerReverse(EntryPointCall &EP, DerivativeCache &Cache,
                   DiagnosticReporter &Diag) {
   DerivativeSignature Sig;
@@ -290,6 +305,8 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
   FunctionAnalysisManager &FAM =
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   DiagnosticReporter Diag;
+  RuleTable Rules;
+  RuleTable::Scope UseRules(Rules);
   ADContext Ctx{M, FAM, Diag, RuntimeFunctions(M), nullptr};
   DerivativeCache Cache(Ctx);
   Ctx.Cache = &Cache;
@@ -302,6 +319,11 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
                        "the address of a differentiation entry point is "
                        "taken instead of calling it",
                        "call __ad_autodiff / __ad_fwddiff directly");
+
+  // The module's totals are reported at the first caller (the calls
+  // themselves are erased as they are lowered).
+  Function *SummaryAt =
+      Calls.empty() ? nullptr : Calls.front().first->getFunction();
 
   // Parse every call before lowering any: all of them tell what pointer
   // parameters point to (ArgumentTypes), which layouts may need.
@@ -338,9 +360,10 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
     if (F->use_empty())
       F->eraseFromParent();
 
-  if (!Calls.empty())
-    remarkCacheSummary(*Calls.front().first->getFunction(), Cache,
-                       Calls.size());
+  if (SummaryAt) {
+    remarkCacheSummary(*SummaryAt, Cache, Calls.size());
+    remarkRuleTable(*SummaryAt, Rules);
+  }
 
   // The canonical primals were templates; nothing calls them.
   SmallVector<Function *, 16> NewFunctions;

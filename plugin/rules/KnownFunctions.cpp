@@ -2,6 +2,7 @@
 //----------------------===//
 #include "rules/KnownFunctions.h"
 #include "rules/MathRules.h"
+#include "rules/RuleTable.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -153,6 +154,12 @@ CalleeInfo classifyIntrinsic(const CallBase &Call, Intrinsic::ID ID) {
 } // namespace
 
 CalleeInfo classifyCallee(const CallBase &Call) {
+  if (RuleTable *Table = RuleTable::active())
+    return Table->classify(Call);
+  return resolveCallee(Call);
+}
+
+CalleeInfo resolveCallee(const CallBase &Call) {
   if (Call.isInlineAsm())
     return {CalleeKind::Unknown};
   const Function *F = Call.getCalledFunction();

@@ -41,7 +41,16 @@ struct CalleeInfo {
   const MathRule *Rule = nullptr; ///< Set for Math.
 };
 
+/// What \p Call's callee is. Inside a RuleTable::Scope (the pass and the
+/// printers open one per module) the answer comes from the table, indexed
+/// by the callee's signature hash and cached per call site; else it is
+/// resolved directly.
 CalleeInfo classifyCallee(const llvm::CallBase &Call);
+
+/// Resolves \p Call's callee against the rule rows (MathRules and the
+/// library table below), without any caching: what RuleTable does once per
+/// signature.
+CalleeInfo resolveCallee(const llvm::CallBase &Call);
 
 } // namespace ad
 

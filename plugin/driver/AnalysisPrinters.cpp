@@ -1,0 +1,108 @@
+//===- AnalysisPrinters.cpp - print<ad-activity>, print<ad-types>
+//-----------===//
+#include "driver/AnalysisPrinters.h"
+#include "analysis/ActivityAnalysis.h"
+#include "analysis/ArgumentTypes.h"
+#include "analysis/MemoryLayout.h"
+#include "driver/EntryPointCall.h"
+#include "rules/RuleTable.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace ad {
+
+/// Every well-formed differentiation call in \p M, in module order.
+static SmallVector<EntryPointCall, 8>
+entryPointCalls(Module &M, DiagnosticReporter &Diag) {
+  SmallVector<EntryPointCall, 8> Calls;
+  for (Function &F : M)
+    for (BasicBlock &BB : F)
+      for (Instruction &I : BB) {
+        auto *Call = dyn_cast<CallBase>(&I);
+        Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+        if (!Callee)
+          continue;
+        if (std::optional<EntryPointKind> Kind = entryPointKind(*Callee))
+          if (std::optional<EntryPointCall> EP =
+                  parseEntryPointCall(*Call, *Kind, Diag))
+            Calls.push_back(*EP);
+      }
+  return Calls;
+}
+
+static void printHeader(raw_ostream &OS, const EntryPointCall &EP) {
+  OS << (EP.Kind == EntryPointKind::Reverse ? "reverse" : "forward")
+     << "-mode call in '" << EP.Call->getFunction()->getName() << "' of '"
+     << EP.Fn->getName() << "', parameters:";
+  for (Activity A : EP.Activities)
+    OS << (A == Activity::Const      ? " const"
+           : A == Activity::Shadowed ? " shadowed"
+                                     : " active");
+  OS << "\n";
+}
+
+PreservedAnalyses ActivityPrinterPass::run(Module &M, ModuleAnalysisManager &) {
+  RuleTable Rules;
+  RuleTable::Scope UseRules(Rules);
+  DiagnosticReporter Diag;
+  for (const EntryPointCall &EP : entryPointCalls(M, Diag)) {
+    printHeader(OS, EP);
+    ActivityAnalysis(*EP.Fn, EP.Activities).print(OS);
+  }
+  return PreservedAnalyses::all();
+}
+
+static void printLayout(raw_ostream &OS, const std::optional<MemoryLayout> &L) {
+  if (!L) {
+    OS << "unknown";
+    return;
+  }
+  OS << "element of " << L->Stride << " bytes:";
+  if (L->Floats.empty())
+    OS << " no floating-point data";
+  for (const FloatField &F : L->Floats)
+    OS << " " << *F.Ty << "@" << F.Offset;
+  if (L->HasPointers)
+    OS << ", pointers";
+}
+
+PreservedAnalyses TypePrinterPass::run(Module &M, ModuleAnalysisManager &) {
+  RuleTable Rules;
+  RuleTable::Scope UseRules(Rules);
+  DiagnosticReporter Diag;
+  SmallVector<EntryPointCall, 8> Calls = entryPointCalls(M, Diag);
+  ArgumentTypes Args;
+  Args.addCallsIn(M);
+  for (const EntryPointCall &EP : Calls)
+    Args.addCall(EP.Fn, EP.Primals);
+  const DataLayout &DL = M.getDataLayout();
+  for (const EntryPointCall &EP : Calls) {
+    printHeader(OS, EP);
+    Function &F = *EP.Fn;
+    ActivityAnalysis AA(F, EP.Activities);
+    OS << "memory of " << F.getName() << ":\n";
+    auto Print = [&](const Value &V, StringRef Label) {
+      OS << "  " << Label << ": ";
+      printLayout(OS, deduceMemoryLayout(DL, &V, nullptr, nullptr, &Args));
+      OS << "\n";
+    };
+    for (const Argument &A : F.args())
+      if (A.getType()->isPointerTy() && AA.hasShadow(&A))
+        Print(A, ("arg " + Twine(A.getArgNo())).str());
+    for (const BasicBlock &BB : F)
+      for (const Instruction &I : BB) {
+        std::string Text;
+        raw_string_ostream W(Text);
+        I.print(W);
+        if (I.getType()->isPointerTy() && AA.hasShadow(&I))
+          Print(I, StringRef(Text).trim());
+        else if (Type *T = AA.fpBitsType(&I))
+          OS << "  " << StringRef(Text).trim() << ": bits of " << *T << "\n";
+      }
+  }
+  return PreservedAnalyses::all();
+}
+
+} // namespace ad
