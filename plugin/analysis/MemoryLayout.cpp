@@ -27,6 +27,9 @@ void flatten(const DataLayout &DL, Type *T, uint64_t Base, MemoryLayout &L) {
       flatten(DL, VT->getElementType(), Base + I * ESize, L);
   } else if (T->isPointerTy()) {
     L.HasPointers = true;
+    L.Others.push_back({Base, T});
+  } else if (T->isIntegerTy()) {
+    L.Others.push_back({Base, T});
   } else if (auto *ST = dyn_cast<StructType>(T)) {
     const StructLayout *SL = DL.getStructLayout(ST);
     for (unsigned I = 0; I < ST->getNumElements(); ++I)
@@ -214,8 +217,9 @@ std::optional<MemoryLayout> layoutFromTBAAStruct(const DataLayout &DL,
       return std::nullopt;
     if (T->isFloatingPointTy())
       L.Floats.push_back({Off->getZExtValue(), T});
-    else if (T->isPointerTy())
-      L.HasPointers = true;
+    else
+      L.Others.push_back({Off->getZExtValue(), T});
+    L.HasPointers |= T->isPointerTy();
   }
   return L;
 }

@@ -36,6 +36,8 @@ struct MemoryLayout {
   uint64_t Stride = 0; ///< Size of one element in bytes.
   llvm::SmallVector<FloatField, 4> Floats;
   bool HasPointers = false;
+  /// The other scalars (integers, pointers) of each element, for printing.
+  llvm::SmallVector<FloatField, 4> Others;
 };
 
 /// The layout of the memory \p Ptr points to, deduced from \p Ptr and

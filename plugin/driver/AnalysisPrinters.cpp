@@ -54,18 +54,22 @@ PreservedAnalyses ActivityPrinterPass::run(Module &M, ModuleAnalysisManager &) {
   return PreservedAnalyses::all();
 }
 
+/// "element of 32 bytes: i32@0 double@8 float@16 ptr@24": every scalar of
+/// one element at its byte offset (an integer tag of clang's TBAA says only
+/// "integer", printed i8).
 static void printLayout(raw_ostream &OS, const std::optional<MemoryLayout> &L) {
   if (!L) {
     OS << "unknown";
     return;
   }
+  SmallVector<FloatField, 8> All(L->Floats.begin(), L->Floats.end());
+  All.append(L->Others.begin(), L->Others.end());
+  llvm::stable_sort(All, [](const FloatField &A, const FloatField &B) {
+    return A.Offset < B.Offset;
+  });
   OS << "element of " << L->Stride << " bytes:";
-  if (L->Floats.empty())
-    OS << " no floating-point data";
-  for (const FloatField &F : L->Floats)
+  for (const FloatField &F : All)
     OS << " " << *F.Ty << "@" << F.Offset;
-  if (L->HasPointers)
-    OS << ", pointers";
 }
 
 PreservedAnalyses TypePrinterPass::run(Module &M, ModuleAnalysisManager &) {

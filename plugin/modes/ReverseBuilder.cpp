@@ -10,6 +10,7 @@
 #include "rules/KnownFunctions.h"
 #include "rules/MaskedMemory.h"
 #include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
@@ -338,9 +339,12 @@ bool ReverseBuilder::forwardCall(CallBase &I) {
     if (!Layout) {
       Ctx.Diag.error(&I,
                      "cannot tell which bytes of this memory copy hold "
-                     "floating-point data",
+                     "floating-point data (nothing types its destination, " +
+                         Ctx.Diag.describe(*getUnderlyingObject(Dst)) +
+                         ", or its source, " +
+                         Ctx.Diag.describe(*getUnderlyingObject(Src)) + ")",
                      "copy typed elements (assign or index) instead of raw "
-                     "bytes");
+                     "bytes, or pass typed pointers");
       return false;
     }
     if (!DstS) {

@@ -33,8 +33,8 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK-NEXT:  memory of f:
 ; CHECK-NEXT:    arg 0: element of 8 bytes: double@0
 ; CHECK-NEXT:    arg 1: element of 8 bytes: double@0
-; CHECK-NEXT:    arg 2: element of 8 bytes: no floating-point data
-; CHECK-NEXT:    arg 3: element of 8 bytes: no floating-point data
+; CHECK-NEXT:    arg 2: element of 8 bytes: i64@0
+; CHECK-NEXT:    arg 3: element of 8 bytes: i64@0
 ; CHECK-NEXT:    %v = load i64, ptr %x, align 4, !tbaa !0: bits of double
 ; CHECK-NEXT:    %u = load i64, ptr %y, align 4, !tbaa !0: bits of double
 ; CHECK-NOT:     %k

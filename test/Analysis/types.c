@@ -1,6 +1,6 @@
 // print<ad-types>: for each differentiation call, what the memory behind
-// each shadowed pointer holds (the floating-point fields of one element, and
-// whether it holds pointers), deduced from allocations, typed GEPs, accesses,
+// each shadowed pointer holds (every scalar of one element at its byte
+// offset: floats of which width, integers, pointers), deduced from allocations, typed GEPs, accesses,
 // TBAA tags and, for bare pointer parameters, from what the callers pass;
 // and which integers carry the bits of a float (a double copied as an i64;
 // see test/fuzz/regressions/seed_42_snumo2_tbaa.ll).
@@ -41,11 +41,11 @@ double h(struct Mixed *a, struct Mixed *da, struct Mixed *b, struct Mixed *db) {
 // CHECK-NEXT:  memory of f:
 // CHECK-NEXT:    arg 0: unknown
 // CHECK-NEXT:    arg 1: element of 8 bytes: double@0
-// CHECK-NEXT:    %{{.*}} = alloca %struct.Mixed{{.*}}: element of 32 bytes: double@8 float@16, pointers
+// CHECK-NEXT:    %{{.*}} = alloca %struct.Mixed{{.*}}: element of 32 bytes: i32@0 double@8 float@16 ptr@24
 // CHECK-NEXT:    %{{.*}} = getelementptr {{.*}}%struct.Mixed, ptr %{{.*}}, i32 0, i32 1: element of 8 bytes: double@0
 // CHECK-NEXT:    %{{.*}} = getelementptr {{.*}}%struct.Mixed, ptr %{{.*}}, i32 0, i32 2: element of 4 bytes: float@0
 // CHECK-NEXT:    %{{.*}} = getelementptr inbounds double, ptr %1, i64 2: element of 8 bytes: double@0
-// CHECK-NEXT:    %{{.*}} = getelementptr {{.*}}%struct.Mixed, ptr %{{.*}}, i32 0, i32 3: element of 8 bytes: no floating-point data, pointers
+// CHECK-NEXT:    %{{.*}} = getelementptr {{.*}}%struct.Mixed, ptr %{{.*}}, i32 0, i32 3: element of 8 bytes: ptr@0
 // CHECK-NEXT:    %{{.*}} = load ptr, {{.*}}: element of 8 bytes: double@0
 
 // The bare parameters of copy_mixed, typed by the caller that knows: the
@@ -53,5 +53,5 @@ double h(struct Mixed *a, struct Mixed *da, struct Mixed *b, struct Mixed *db) {
 // and so does f for the source (m). One typed side is enough for the copy.
 // CHECK-LABEL: reverse-mode call in 'h' of 'copy_mixed', parameters: shadowed shadowed
 // CHECK-NEXT:  memory of copy_mixed:
-// CHECK-NEXT:    arg 0: element of 32 bytes: double@8 float@16, pointers
+// CHECK-NEXT:    arg 0: element of 32 bytes: i32@0 double@8 float@16 ptr@24
 // CHECK-NEXT:    arg 1: unknown

@@ -8,7 +8,7 @@
 #include <string.h>
 
 __attribute__((noinline)) void f(double *x, unsigned char *raw, int n) {
-  // CHECK: {{.*}}memcpy_untyped.c:[[@LINE+1]]:3: error: cannot differentiate 'f': cannot tell which bytes of this memory copy hold floating-point data; hint: copy typed elements (assign or index) instead of raw bytes
+  // CHECK: {{.*}}memcpy_untyped.c:[[@LINE+1]]:3: error: cannot differentiate 'f': cannot tell which bytes of this memory copy hold floating-point data (nothing types its destination, parameter 2 of 'f', or its source, parameter 1 of 'f'); hint: copy typed elements (assign or index) instead of raw bytes, or pass typed pointers
   memcpy(raw, x, n);
 }
 
