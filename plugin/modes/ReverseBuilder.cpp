@@ -657,7 +657,79 @@ Value *ReverseBuilder::fromForward(Value *Fwd, bool Direct) {
 Value *ReverseBuilder::primalInReverse(Value *Orig) {
   if (isa<Constant>(Orig) || isa<MetadataAsValue>(Orig))
     return Orig;
-  return fromForward(VMap[Orig], isDirectlyAvailable(Orig));
+  bool Direct = isDirectlyAvailable(Orig);
+  if (!Direct)
+    if (Value *V = recomputeInReverse(Orig, /*Depth=*/0))
+      return V;
+  return fromForward(VMap[Orig], Direct);
+}
+
+/// One cheap, pure operation: a negation, a cast, address arithmetic, or
+/// arithmetic with a constant operand. Recomputing it costs one instruction;
+/// taping it costs a store in the forward sweep and a load in the reverse.
+static bool isCheapToRecompute(const Instruction &I) {
+  if (isa<UnaryOperator>(I) || isa<CastInst>(I) || isa<GetElementPtrInst>(I))
+    return !isa<AddrSpaceCastInst>(I);
+  if (auto *BO = dyn_cast<BinaryOperator>(&I)) {
+    switch (BO->getOpcode()) {
+    case Instruction::FAdd:
+    case Instruction::FSub:
+    case Instruction::FMul:
+    case Instruction::Add:
+    case Instruction::Sub:
+    case Instruction::Mul:
+    case Instruction::Shl:
+    case Instruction::Or:
+    case Instruction::And:
+      return isa<Constant>(BO->getOperand(0)) ||
+             isa<Constant>(BO->getOperand(1));
+    default:
+      return false;
+    }
+  }
+  return false;
+}
+
+Value *ReverseBuilder::recomputeInReverse(Value *Orig, unsigned Depth) {
+  auto *I = dyn_cast<Instruction>(Orig);
+  if (!I || Depth > 3 || !isCheapToRecompute(*I))
+    return nullptr;
+  // Never more to tape than taping the value itself: at most one operand
+  // may have to come from the tape (a value used by several recomputed
+  // ones, like x in -x and 1 - x, is then taped once for all of them).
+  unsigned FromTape = 0;
+  for (const Use &U : I->operands())
+    FromTape += !isa<Constant>(U) && !isDirectlyAvailable(U);
+  if (FromTape > 1)
+    return nullptr;
+  BlockRecord &R = *Records[CurBlock];
+  Value *Fwd = VMap[Orig];
+  if (Value *V = R.Loaded.lookup(Fwd))
+    return V;
+  SmallVector<Value *, 4> Ops;
+  for (const Use &U : I->operands()) {
+    Value *Op = U.get();
+    Value *V = nullptr;
+    if (isa<Constant>(Op) || isDirectlyAvailable(Op))
+      V = primalInReverse(Op);
+    else if (!(V = recomputeInReverse(Op, Depth + 1)))
+      V = fromForward(VMap[Op], /*Direct=*/false);
+    Ops.push_back(V);
+  }
+  // With the record's loads at the top of the reverse block, so that every
+  // use in the block is dominated.
+  Instruction *C = I->clone();
+  for (auto [K, V] : enumerate(Ops))
+    C->setOperand(K, V);
+  C->setName(I->getName() + ".re");
+  BasicBlock *RB = RevBlocks[CurBlock];
+  if (R.LastLoad)
+    C->insertAfter(R.LastLoad->getIterator());
+  else
+    C->insertBefore(RB->getFirstInsertionPt());
+  R.LastLoad = C;
+  R.Loaded[Fwd] = C;
+  return C;
 }
 
 Value *ReverseBuilder::shadowInReverse(Value *Orig, Instruction *User) {
@@ -669,7 +741,48 @@ Value *ReverseBuilder::shadowInReverse(Value *Orig, Instruction *User) {
     return shadowInForward(Orig, User); // Reports the error.
   if (isa<Constant>(S))
     return S;
-  return fromForward(S, isDirectlyAvailable(Orig));
+  bool Direct = isDirectlyAvailable(Orig);
+  if (!Direct)
+    if (Value *V = recomputeShadowInReverse(Orig, S, User))
+      return V;
+  return fromForward(S, Direct);
+}
+
+Value *ReverseBuilder::recomputeShadowInReverse(Value *Orig, Value *S,
+                                                Instruction *User) {
+  // The shadow of p + i is shadow(p) + i: with p's shadow at hand (an
+  // argument's), only the index is taped, and it is shared by the primal
+  // and shadow addresses that use it.
+  auto *GEP = dyn_cast<GetElementPtrInst>(Orig);
+  if (!GEP || !isDirectlyAvailable(GEP->getPointerOperand()))
+    return nullptr;
+  unsigned FromTape = 0;
+  for (const Use &Idx : GEP->indices())
+    FromTape += !isa<Constant>(Idx) && !isDirectlyAvailable(Idx);
+  if (FromTape > 1)
+    return nullptr;
+  BlockRecord &R = *Records[CurBlock];
+  if (Value *V = R.Loaded.lookup(S))
+    return V;
+  Value *Base = shadowInReverse(GEP->getPointerOperand(), User);
+  if (!Base)
+    return nullptr;
+  SmallVector<Value *, 4> Indices;
+  for (const Use &Idx : GEP->indices())
+    Indices.push_back(primalInReverse(Idx));
+  auto *C = cast<GetElementPtrInst>(GEP->clone());
+  C->setOperand(0, Base);
+  for (auto [K, V] : enumerate(Indices))
+    C->setOperand(K + 1, V);
+  C->setName(GEP->getName() + ".shadow.re");
+  BasicBlock *RB = RevBlocks[CurBlock];
+  if (R.LastLoad)
+    C->insertAfter(R.LastLoad->getIterator());
+  else
+    C->insertBefore(RB->getFirstInsertionPt());
+  R.LastLoad = C;
+  R.Loaded[S] = C;
+  return C;
 }
 
 // --- Adjoint slots ----------------------------------------------------------

@@ -81,6 +81,12 @@ private:
   /// A forward-sweep value, read back from the current block's record
   /// unless it can be used directly.
   llvm::Value *fromForward(llvm::Value *Fwd, bool Direct);
+  /// \p Orig recomputed in the reverse block from values at hand, when it
+  /// is cheap and that tapes no more than taping it; else nullptr.
+  llvm::Value *recomputeInReverse(llvm::Value *Orig, unsigned Depth);
+  /// The shadow \p S of GEP \p Orig, recomputed from its base's shadow.
+  llvm::Value *recomputeShadowInReverse(llvm::Value *Orig, llvm::Value *S,
+                                        llvm::Instruction *User);
   bool isDirectlyAvailable(llvm::Value *Orig);
   /// The shadow of a primal pointer in the forward sweep.
   llvm::Value *shadowInForward(llvm::Value *Orig, llvm::Instruction *User);

@@ -1,6 +1,7 @@
 ; Reverse mode of a loop with a branch inside: s += (a[i] > 0 ? a[i]^2 : a[i]).
 ; Every executed block pushes its own record and its reverse block pops it
-; (loop: the shadow GEP and the header's predecessor; sq: v for the square;
+; (loop: the index i, from which the reverse sweep recomputes the shadow
+; address da + i, and the header's predecessor; sq: v for the square;
 ; latch: which of sq/loop it came from). The reverse latch switches to the
 ; edge block of the path taken, which routes the phi's adjoint to v2 or v.
 ; RUN: %opt_ad -passes=ad %s -S | FileCheck %s
@@ -50,7 +51,7 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK:         %p.shadow = getelementptr inbounds double, ptr [[DA]], i64 %i
 ; CHECK:         [[RL:%.*]] = call ptr @__ad_tape_push(ptr %tape, i64 16)
 ; CHECK-NEXT:    [[RL0:%.*]] = getelementptr inbounds i8, ptr [[RL]], i64 0
-; CHECK-NEXT:    store ptr %p.shadow, ptr [[RL0]]
+; CHECK-NEXT:    store i64 %i, ptr [[RL0]]
 ; CHECK-NEXT:    [[RL8:%.*]] = getelementptr inbounds i8, ptr [[RL]], i64 8
 ; CHECK-NEXT:    store i32 %from, ptr [[RL8]]
 ; CHECK-NEXT:    br i1 %pos, label %sq, label %latch
@@ -70,15 +71,16 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK-LABEL: rev.loop:
 ; CHECK-NEXT:    [[PL:%.*]] = call ptr @__ad_tape_pop(ptr %tape, i64 16)
 ; CHECK-NEXT:    [[PL0:%.*]] = getelementptr inbounds i8, ptr [[PL]], i64 0
-; CHECK-NEXT:    %p.shadow.saved = load ptr, ptr [[PL0]]
+; CHECK-NEXT:    %i.saved = load i64, ptr [[PL0]]
+; CHECK-NEXT:    %p.shadow.re = getelementptr inbounds double, ptr [[DA]], i64 %i.saved
 ; CHECK-NEXT:    [[PL8:%.*]] = getelementptr inbounds i8, ptr [[PL]], i64 8
 ; CHECK-NEXT:    %from.saved = load i32, ptr [[PL8]]
 ; v = *p: the shadow of this iteration's element += dv
 ; CHECK-NEXT:    %v.d = load double, ptr %v.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %v.adj
-; CHECK-NEXT:    [[SH0:%.*]] = load double, ptr %p.shadow.saved
+; CHECK-NEXT:    [[SH0:%.*]] = load double, ptr %p.shadow.re
 ; CHECK-NEXT:    [[SH1:%.*]] = fadd double [[SH0]], %v.d
-; CHECK-NEXT:    store double [[SH1]], ptr %p.shadow.saved
+; CHECK-NEXT:    store double [[SH1]], ptr %p.shadow.re
 ; CHECK:         switch i32 %from.saved, label %rev.edge.latch.loop [
 ; CHECK-NEXT:      i32 1, label %rev.edge.entry.loop
 ; CHECK-NEXT:    ]

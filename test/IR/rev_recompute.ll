@@ -1,0 +1,63 @@
+; Cache or recompute: in a loop, the reverse sweep needs x, -x, 1 - x,
+; a = fma(-x, x, y) and 100 * a. Taping them all costs five stores and five
+; loads per iteration; -x, 1 - x and 100 * a are one cheap operation on a
+; value that is taped anyway, so only x and a are taped and the rest is
+; recomputed in the reverse block. The addresses of x[i] in the primal and
+; shadow arrays are both recomputed from the taped index i.
+; RUN: %opt_ad -passes=ad %s -S | FileCheck %s
+
+define double @f(ptr %x, i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %s = phi double [ 0.0, %entry ], [ %s.next, %loop ]
+  %i.next = add i64 %i, 1
+  %p = getelementptr double, ptr %x, i64 %i
+  %q = getelementptr double, ptr %x, i64 %i.next
+  %xi = load double, ptr %p
+  %y = load double, ptr %q
+  %neg = fneg double %xi
+  %a = call double @llvm.fmuladd.f64(double %neg, double %xi, double %y)
+  %b = fsub double 1.0, %xi
+  %a100 = fmul double %a, 100.0
+  %t1 = fmul double %a100, %a
+  %t2 = fmul double %b, %b
+  %t = fadd double %t1, %t2
+  %s.next = fadd double %s, %t
+  %done = icmp eq i64 %i.next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret double %s.next
+}
+declare double @llvm.fmuladd.f64(double, double, double)
+
+define void @caller(ptr %x, ptr %dx, i64 %n) {
+  %g = call double (ptr, ...) @__ad_autodiff(ptr @f, ptr %x, ptr %dx, i64 %n)
+  ret void
+}
+declare double @__ad_autodiff(ptr, ...)
+
+; Forward sweep: one record per iteration with x, a, the index and the
+; header's predecessor.
+; CHECK-LABEL: define internal void @f.ad.gradient(
+; CHECK:       loop:
+; CHECK:         call ptr @__ad_tape_push(ptr %tape, i64 32)
+; CHECK-NEXT:    getelementptr
+; CHECK-NEXT:    store double %xi,
+; CHECK-NEXT:    getelementptr
+; CHECK-NEXT:    store double %a,
+; CHECK-NEXT:    getelementptr
+; CHECK-NEXT:    store i64 %i,
+; CHECK-NEXT:    getelementptr
+; CHECK-NEXT:    store i32 %from,
+; CHECK-NEXT:    br i1 %done
+; Reverse sweep: the rest recomputed from them.
+; CHECK-LABEL: rev.loop:
+; CHECK-NEXT:    call ptr @__ad_tape_pop(ptr %tape, i64 32)
+; CHECK-DAG:     %a100.re = fmul double %a.saved, 1.000000e+02
+; CHECK-DAG:     %b.re = fsub double 1.000000e+00, %xi.saved
+; CHECK-DAG:     %neg.re = fneg double %xi.saved
+; CHECK-DAG:     %p.shadow.re = getelementptr double, ptr %{{[0-9]+}}, i64 %i.saved
+; CHECK-DAG:     %i.next.re = add i64 %i.saved, 1
+; CHECK-DAG:     %q.shadow.re = getelementptr double, ptr %{{[0-9]+}}, i64 %i.next.re
