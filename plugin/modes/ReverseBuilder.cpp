@@ -11,6 +11,7 @@
 #include "rules/MaskedMemory.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
@@ -690,9 +691,31 @@ static bool isCheapToRecompute(const Instruction &I) {
   return false;
 }
 
+bool ReverseBuilder::primalWritesNoMemory() {
+  if (!WritesNoMemory)
+    WritesNoMemory = none_of(instructions(*Primal), [](const Instruction &I) {
+      if (auto *Call = dyn_cast<CallBase>(&I)) {
+        CalleeKind K = classifyCallee(*Call).Kind;
+        if (K == CalleeKind::NoEffect || K == CalleeKind::Math ||
+            K == CalleeKind::FPReduction)
+          return false;
+        return Call->mayWriteToMemory() || K != CalleeKind::Inactive;
+      }
+      return I.mayWriteToMemory();
+    });
+  return *WritesNoMemory;
+}
+
 Value *ReverseBuilder::recomputeInReverse(Value *Orig, unsigned Depth) {
   auto *I = dyn_cast<Instruction>(Orig);
-  if (!I || Depth > 3 || !isCheapToRecompute(*I))
+  if (!I || Depth > 3)
+    return nullptr;
+  // A load can be repeated in the reverse sweep when nothing can have
+  // changed memory in between: a gradient (forward and reverse sweeps in one
+  // call) of a function that writes no memory.
+  bool Reload = isa<LoadInst>(I) && Combined && primalWritesNoMemory() &&
+                !cast<LoadInst>(I)->isVolatile();
+  if (!Reload && !isCheapToRecompute(*I))
     return nullptr;
   // Never more to tape than taping the value itself: at most one operand
   // may have to come from the tape (a value used by several recomputed

@@ -84,6 +84,9 @@ private:
   /// \p Orig recomputed in the reverse block from values at hand, when it
   /// is cheap and that tapes no more than taping it; else nullptr.
   llvm::Value *recomputeInReverse(llvm::Value *Orig, unsigned Depth);
+  /// Nothing in the primal stores to memory (loads may be repeated).
+  bool primalWritesNoMemory();
+  std::optional<bool> WritesNoMemory;
   /// The shadow \p S of GEP \p Orig, recomputed from its base's shadow.
   llvm::Value *recomputeShadowInReverse(llvm::Value *Orig, llvm::Value *S,
                                         llvm::Instruction *User);

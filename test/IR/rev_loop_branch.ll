@@ -1,7 +1,8 @@
 ; Reverse mode of a loop with a branch inside: s += (a[i] > 0 ? a[i]^2 : a[i]).
 ; Every executed block pushes its own record and its reverse block pops it
 ; (loop: the index i, from which the reverse sweep recomputes the shadow
-; address da + i, and the header's predecessor; sq: v for the square;
+; address da + i, and the header's predecessor; sq: i again, from which v
+; is loaded again for the square's adjoint (f writes no memory);
 ; latch: which of sq/loop it came from). The reverse latch switches to the
 ; edge block of the path taken, which routes the phi's adjoint to v2 or v.
 ; RUN: %opt_ad -passes=ad %s -S | FileCheck %s
@@ -59,7 +60,7 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK-NEXT:    %v2 = fmul double %v, %v
 ; CHECK-NEXT:    [[RS:%.*]] = call ptr @__ad_tape_push(ptr %tape, i64 8)
 ; CHECK-NEXT:    [[RS0:%.*]] = getelementptr inbounds i8, ptr [[RS]], i64 0
-; CHECK-NEXT:    store double %v, ptr [[RS0]]
+; CHECK-NEXT:    store i64 %i, ptr [[RS0]]
 ; CHECK-NEXT:    br label %latch
 ; CHECK-LABEL: latch:
 ; CHECK-NEXT:    %from1 = phi i32 [ 0, %sq ], [ 1, %loop ]
@@ -88,12 +89,14 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK-LABEL: rev.sq:
 ; CHECK-NEXT:    [[PS:%.*]] = call ptr @__ad_tape_pop(ptr %tape, i64 8)
 ; CHECK-NEXT:    [[PS0:%.*]] = getelementptr inbounds i8, ptr [[PS]], i64 0
-; CHECK-NEXT:    %v.saved = load double, ptr [[PS0]]
+; CHECK-NEXT:    [[IS:%.*]] = load i64, ptr [[PS0]]
+; CHECK-NEXT:    %p.re = getelementptr inbounds double, ptr [[A]], i64 [[IS]]
+; CHECK-NEXT:    %v.re = load double, ptr %p.re
 ; CHECK-NEXT:    %v2.d = load double, ptr %v2.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %v2.adj
-; CHECK-NEXT:    [[D1:%.*]] = fmul double %v.saved, %v2.d
+; CHECK-NEXT:    [[D1:%.*]] = fmul double %v.re, %v2.d
 ; CHECK:         store double %{{.*}}, ptr %v.adj
-; CHECK-NEXT:    [[D2:%.*]] = fmul double %v.saved, %v2.d
+; CHECK-NEXT:    [[D2:%.*]] = fmul double %v.re, %v2.d
 ; CHECK:         store double %{{.*}}, ptr %v.adj
 ; CHECK-NEXT:    br label %rev.loop
 
