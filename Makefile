@@ -1,7 +1,7 @@
 # Entry points for a fresh Debian 12 machine:
 #   make demo    install what is missing, build the plugin, run examples/
 #   make test    install what is missing, build the plugin, run the lit suite
-# and: make deps | build | bench | test-sanitize | clean
+# and: make deps | build | bench | bench-compile | test-sanitize | clean
 
 BUILD     ?= build
 LLVM_BIN  := /usr/lib/llvm-22/bin
@@ -15,7 +15,7 @@ DEBIAN_PACKAGES := llvm-22-dev clang-22 llvm-22-tools libomp-22-dev lld-22 \
 # sudo only when not already root.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test test-sanitize demo bench clean
+.PHONY: all deps build test test-sanitize demo bench bench-compile clean
 
 all: build
 
@@ -55,6 +55,11 @@ bench: build
 	cmake -S . -B $(BUILD) $(CMAKE_GEN) -DAD_BENCH=ON
 	cmake --build $(BUILD) --target rosenbrock_bench
 	$(BUILD)/bench/rosenbrock_bench $(BENCH_ARGS)
+
+# Compile time against network depth (bench/compile_time/README.md);
+# MEASURE_ARGS go to measure.py, e.g. MEASURE_ARGS="--repeats 5".
+bench-compile: build
+	python3 bench/compile_time/measure.py --plugin $(BUILD)/ADPlugin.so $(MEASURE_ARGS)
 
 clean:
 	rm -rf $(BUILD)

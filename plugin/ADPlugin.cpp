@@ -8,10 +8,13 @@
 // -passes='ad<O2>' also optimizes the derivatives as -O2 would.
 // -passes='print<ad-activity>' / 'print<ad-types>' print the analyses'
 // decisions for every differentiation call (to stderr), changing nothing.
+// At the start of the pipeline, KeepRuleCallsPass keeps functions with custom
+// rules (include/ad.h) from being inlined before the pass sees their calls.
 //
 //===----------------------------------------------------------------------===//
 #include "driver/ADPass.h"
 #include "driver/AnalysisPrinters.h"
+#include "rules/CustomRules.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Plugins/PassPlugin.h"
 
@@ -51,6 +54,12 @@ static void registerCallbacks(PassBuilder &PB) {
           return false;
         MPM.addPass(ad::ADPass(*Level, &PB));
         return true;
+      });
+  // Calls to functions with custom rules must survive the pipeline's
+  // inliner to reach the pass.
+  PB.registerPipelineStartEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(ad::KeepRuleCallsPass());
       });
   PB.registerOptimizerLastEPCallback(
       [&PB](ModulePassManager &MPM, OptimizationLevel Level,

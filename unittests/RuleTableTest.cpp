@@ -1,6 +1,7 @@
 //===- RuleTableTest.cpp - The rule table: signature hashes, bounded lookups
 //===//
 #include "rules/RuleTable.h"
+#include "rules/CustomRules.h"
 #include "rules/MathRules.h"
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/IRBuilder.h"
@@ -154,6 +155,56 @@ declare i32 @sin(i32)
   ASSERT_TRUE(M2 && M3);
   EXPECT_EQ(Sin, signatureHash(*M2->getFunction("sin")));
   EXPECT_NE(Sin, signatureHash(*M3->getFunction("sin")));
+}
+
+// Rules registered by user code (ad.h's macros) come before every built-in
+// row: a libm function, a defined function, a declaration; AD_INACTIVE makes
+// a defined function Inactive. The registrations read back as written.
+TEST(RuleTable, CustomRulesComeFirst) {
+  LLVMContext C;
+  std::unique_ptr<Module> M = parse(C, R"IR(
+@__ad_rule_forward_0 = internal constant [2 x ptr] [ptr @sin, ptr @rule]
+@_ZL19__ad_rule_reverse_1 = internal constant [2 x ptr] [ptr @helper, ptr @rule]
+@__ad_rule_inactive_2 = internal constant [1 x ptr] [ptr @logv]
+declare double @sin(double)
+declare double @rule(double, double)
+define double @helper(double %x) {
+  ret double %x
+}
+define void @logv(double %x) {
+  ret void
+}
+define double @f(double %x) {
+  %a = call double @sin(double %x)
+  %b = call double @helper(double %a)
+  call void @logv(double %b)
+  %c = call double @llvm.exp.f64(double %b)
+  ret double %c
+}
+declare double @llvm.exp.f64(double)
+)IR");
+  ASSERT_TRUE(M);
+  CustomRules Custom(*M);
+  RuleTable Table(&Custom);
+  SmallVector<CallBase *, 64> Calls = callsIn(*M);
+  ASSERT_EQ(Calls.size(), 4u);
+  CalleeInfo Sin = Table.classify(*Calls[0]);
+  EXPECT_EQ(Sin.Kind, CalleeKind::Custom);
+  ASSERT_TRUE(Sin.Custom);
+  EXPECT_EQ(Sin.Custom->Forward, M->getFunction("rule"));
+  EXPECT_EQ(Sin.Custom->Reverse, nullptr);
+  CalleeInfo Helper = Table.classify(*Calls[1]);
+  EXPECT_EQ(Helper.Kind, CalleeKind::Custom);
+  EXPECT_EQ(Helper.Custom->Reverse, M->getFunction("rule"));
+  EXPECT_EQ(Table.classify(*Calls[2]).Kind, CalleeKind::Inactive);
+  EXPECT_EQ(Table.classify(*Calls[3]).Kind, CalleeKind::Math);
+  // Without the table the built-in rows answer.
+  EXPECT_EQ(resolveCallee(*Calls[0]).Kind, CalleeKind::Math);
+
+  EXPECT_TRUE(eraseRuleRegistrations(*M, nullptr));
+  EXPECT_EQ(M->getGlobalVariable("__ad_rule_forward_0", true), nullptr);
+  EXPECT_EQ(M->getFunction("rule"), nullptr); // declared, now unused
+  EXPECT_FALSE(eraseRuleRegistrations(*M, nullptr));
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 //----------------===//
 #include "analysis/ActivityAnalysis.h"
 #include "analysis/MemoryLayout.h"
+#include "driver/TimeReport.h"
 #include "modes/IRHelpers.h"
 #include "rules/KnownFunctions.h"
 #include "rules/MathRules.h"
@@ -26,6 +27,7 @@ bool mayHoldDerivatives(Type *T) {
 
 ActivityAnalysis::ActivityAnalysis(Function &Fn, ArrayRef<Activity> Args)
     : F(Fn) {
+  ADPhaseTimer Timer(ADPhase::Activity);
   for (auto [Arg, Act] : zip(F.args(), Args)) {
     if (Act == Activity::Active && isDifferentiableType(Arg.getType()))
       Varied.insert(&Arg);
@@ -50,6 +52,7 @@ ActivityAnalysis::ActivityAnalysis(Function &Fn, ArrayRef<Activity> Args)
 static bool argumentsFlowOnlyToResult(const CallBase &Call) {
   switch (classifyCallee(Call).Kind) {
   case CalleeKind::Math:
+  case CalleeKind::Custom: // Pointer arguments with shadows are an error.
   case CalleeKind::FPReduction:
   case CalleeKind::MaskedLoad:
   case CalleeKind::NoEffect:
@@ -240,7 +243,8 @@ bool ActivityAnalysis::visit(const Instruction &I) {
         AnyVaried |= isVaried(Call->getArgOperand(A));
       return AnyVaried && markVaried(Call);
     }
-    case CalleeKind::FPReduction: {
+    case CalleeKind::FPReduction:
+    case CalleeKind::Custom: { // A rule's tangent depends on every argument.
       bool AnyVaried = false;
       for (const Use &U : Call->args())
         AnyVaried |= isVaried(U);

@@ -14,8 +14,10 @@
 //===----------------------------------------------------------------------===//
 #include "driver/ADPass.h"
 #include "driver/EntryPointCall.h"
+#include "driver/TimeReport.h"
 #include "modes/DerivativeCache.h"
 #include "modes/IRHelpers.h"
+#include "rules/CustomRules.h"
 #include "rules/RuleTable.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Demangle/Demangle.h"
@@ -299,13 +301,19 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
         OtherUses.push_back(I);
     }
   }
-  if (Calls.empty() && OtherUses.empty())
-    return PreservedAnalyses::all();
+  if (Calls.empty() && OtherUses.empty()) {
+    FunctionAnalysisManager &FAM =
+        MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+    return eraseRuleRegistrations(M, &FAM) ? PreservedAnalyses::none()
+                                           : PreservedAnalyses::all();
+  }
+  ADTimeReport TimeReport; // -ad-time-report
 
   FunctionAnalysisManager &FAM =
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   DiagnosticReporter Diag;
-  RuleTable Rules;
+  CustomRules Custom(M, &Diag); // AD_FORWARD_RULE & co. in include/ad.h
+  RuleTable Rules(&Custom);
   RuleTable::Scope UseRules(Rules);
   ADContext Ctx{M, FAM, Diag, RuntimeFunctions(M), nullptr};
   DerivativeCache Cache(Ctx);
@@ -327,12 +335,15 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
 
   // Parse every call before lowering any: all of them tell what pointer
   // parameters point to (ArgumentTypes), which layouts may need.
-  Ctx.ArgTypes.addCallsIn(M);
   SmallVector<std::optional<EntryPointCall>, 8> Parsed;
-  for (auto [Call, Kind] : Calls) {
-    Parsed.push_back(parseEntryPointCall(*Call, Kind, Diag));
-    if (Parsed.back())
-      Ctx.ArgTypes.addCall(Parsed.back()->Fn, Parsed.back()->Primals);
+  {
+    ADPhaseTimer Timer(ADPhase::ParseCalls);
+    Ctx.ArgTypes.addCallsIn(M);
+    for (auto [Call, Kind] : Calls) {
+      Parsed.push_back(parseEntryPointCall(*Call, Kind, Diag));
+      if (Parsed.back())
+        Ctx.ArgTypes.addCall(Parsed.back()->Fn, Parsed.back()->Primals);
+    }
   }
 
   for (auto [Index, CallAndKind] : enumerate(Calls)) {
@@ -382,6 +393,7 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
   // Never hand broken IR to the rest of the pipeline: a derivative that does
   // not verify is an internal error, reported like any other.
   for (Function *F : NewFunctions) {
+    ADPhaseTimer Timer(ADPhase::Verify);
     std::string Problems;
     raw_string_ostream OS(Problems);
     if (!F->isDeclaration() && verifyFunction(*F, &OS)) {
@@ -395,6 +407,7 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
   }
 
   if (Level != OptimizationLevel::O0 && PB && Diag.errorCount() == 0) {
+    ADPhaseTimer OptimizeTimer(ADPhase::Optimize);
     // Inline the tape's push/pop, then optimize the derivatives like the
     // rest of the program.
     PreservedAnalyses Inlined =
@@ -406,6 +419,7 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
       if (!F->isDeclaration())
         FPM.run(*F, FAM);
   }
+  eraseRuleRegistrations(M, &FAM);
   return PreservedAnalyses::none();
 }
 

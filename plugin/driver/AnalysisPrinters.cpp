@@ -5,6 +5,7 @@
 #include "analysis/ArgumentTypes.h"
 #include "analysis/MemoryLayout.h"
 #include "driver/EntryPointCall.h"
+#include "rules/CustomRules.h"
 #include "rules/RuleTable.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
@@ -44,7 +45,8 @@ static void printHeader(raw_ostream &OS, const EntryPointCall &EP) {
 }
 
 PreservedAnalyses ActivityPrinterPass::run(Module &M, ModuleAnalysisManager &) {
-  RuleTable Rules;
+  CustomRules Custom(M);
+  RuleTable Rules(&Custom);
   RuleTable::Scope UseRules(Rules);
   DiagnosticReporter Diag;
   for (const EntryPointCall &EP : entryPointCalls(M, Diag)) {
@@ -73,7 +75,8 @@ static void printLayout(raw_ostream &OS, const std::optional<MemoryLayout> &L) {
 }
 
 PreservedAnalyses TypePrinterPass::run(Module &M, ModuleAnalysisManager &) {
-  RuleTable Rules;
+  CustomRules Custom(M);
+  RuleTable Rules(&Custom);
   RuleTable::Scope UseRules(Rules);
   DiagnosticReporter Diag;
   SmallVector<EntryPointCall, 8> Calls = entryPointCalls(M, Diag);

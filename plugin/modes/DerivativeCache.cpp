@@ -1,6 +1,7 @@
 //===- DerivativeCache.cpp - Each derivative synthesized once, then reused
 //--===//
 #include "modes/DerivativeCache.h"
+#include "driver/TimeReport.h"
 #include "modes/IRHelpers.h"
 #include "modes/Preprocess.h"
 #include "modes/ReverseBuilder.h"
@@ -108,6 +109,7 @@ void DerivativeCache::discard(Function *F) {
 Function *DerivativeCache::canonicalPrimal(Function *F) {
   auto [It, Inserted] = Canonical.try_emplace(F, nullptr);
   if (Inserted) {
+    ADPhaseTimer Timer(ADPhase::CanonicalPrimal);
     It->second = createCanonicalPrimal(*F, Ctx.FAM);
     Ctx.ArgTypes.addClone(It->second, F);
     Ctx.Diag.setOriginal(It->second, F);
@@ -126,6 +128,7 @@ Function *DerivativeCache::tangent(const DerivativeSignature &Sig) {
   Function *F = newFunction(tangentFunctionType(Sig),
                             Sig.Primal->getName() + ".ad.tangent", Sig.Primal);
   It->second = F;
+  ADPhaseTimer Timer(ADPhase::ForwardMode);
   TangentBuilder Builder(Ctx, Sig, canonicalPrimal(Sig.Primal), F);
   if (!Builder.build()) {
     discard(F);
@@ -145,6 +148,7 @@ Function *DerivativeCache::gradient(const DerivativeSignature &Sig) {
   Function *F = newFunction(gradientFunctionType(Sig),
                             Sig.Primal->getName() + ".ad.gradient", Sig.Primal);
   It->second = F;
+  ADPhaseTimer Timer(ADPhase::ReverseMode);
   ReverseBuilder Builder(Ctx, Sig, canonicalPrimal(Sig.Primal), F, F);
   if (!Builder.build()) {
     discard(F);
@@ -168,6 +172,7 @@ SplitDerivative DerivativeCache::split(const DerivativeSignature &Sig) {
   S.Adjoint = newFunction(adjointFunctionType(Sig),
                           Sig.Primal->getName() + ".ad.adjoint", Sig.Primal);
   It->second = S;
+  ADPhaseTimer Timer(ADPhase::ReverseMode);
   ReverseBuilder Builder(Ctx, Sig, canonicalPrimal(Sig.Primal), S.Augmented,
                          S.Adjoint);
   if (!Builder.build()) {

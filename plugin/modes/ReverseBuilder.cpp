@@ -7,6 +7,7 @@
 #include "modes/Preprocess.h"
 #include "modes/StoredPointers.h"
 #include "modes/UnsupportedConstructs.h"
+#include "rules/CustomRules.h"
 #include "rules/KnownFunctions.h"
 #include "rules/MaskedMemory.h"
 #include "llvm/ADT/PostOrderIterator.h"
@@ -288,6 +289,11 @@ bool ReverseBuilder::forwardCall(CallBase &I) {
   case CalleeKind::Free:
   case CalleeKind::MemSet:
     return true;
+  case CalleeKind::Custom: // The rule runs in the reverse sweep; check it now.
+    return !AA.isVaried(&I) ||
+           checkedRule(
+               I, *Info.Custom, RuleMode::Reverse,
+               [&](const Value *V) { return AA.hasShadow(V); }, Ctx.Diag);
   case CalleeKind::MaskedLoad:
   case CalleeKind::MaskedStore: {
     MaskedAccess A = *asMaskedAccess(I);
@@ -699,7 +705,8 @@ bool ReverseBuilder::primalWritesNoMemory() {
         if (K == CalleeKind::NoEffect || K == CalleeKind::Math ||
             K == CalleeKind::FPReduction)
           return false;
-        return Call->mayWriteToMemory() || K != CalleeKind::Inactive;
+        return Call->mayWriteToMemory() ||
+               (K != CalleeKind::Inactive && K != CalleeKind::Custom);
       }
       return I.mayWriteToMemory();
     });
@@ -773,13 +780,16 @@ Value *ReverseBuilder::shadowInReverse(Value *Orig, Instruction *User) {
 
 Value *ReverseBuilder::recomputeShadowInReverse(Value *Orig, Value *S,
                                                 Instruction *User) {
-  // The shadow of p + i is shadow(p) + i: with p's shadow at hand (an
-  // argument's), only the index is taped, and it is shared by the primal
-  // and shadow addresses that use it.
+  // The shadow of p + i is shadow(p) + i. With p's shadow at hand (an
+  // argument's in a gradient), only the index is taped, and it is shared by
+  // the primal and shadow addresses that use it; with constant indices (an
+  // unrolled loop's x[0], x[1], ...), only p's shadow is taped, once for all
+  // of them, instead of one pointer per address.
   auto *GEP = dyn_cast<GetElementPtrInst>(Orig);
-  if (!GEP || !isDirectlyAvailable(GEP->getPointerOperand()))
+  if (!GEP)
     return nullptr;
-  unsigned FromTape = 0;
+  Value *Ptr = GEP->getPointerOperand();
+  unsigned FromTape = !isa<Constant>(Ptr) && !isDirectlyAvailable(Ptr);
   for (const Use &Idx : GEP->indices())
     FromTape += !isa<Constant>(Idx) && !isDirectlyAvailable(Idx);
   if (FromTape > 1)
@@ -820,6 +830,12 @@ AllocaInst *ReverseBuilder::slotFor(Value *Orig) {
     SB.CreateStore(adjointZero(T), It->second);
   }
   return It->second;
+}
+
+AllocaInst *ReverseBuilder::scratchSlot(Type *T, const Twine &Name) {
+  IRBuilder<> SB(SlotInsertPt->getParent(),
+                 std::next(SlotInsertPt->getIterator()));
+  return SB.CreateAlloca(T, nullptr, Name);
 }
 
 Value *ReverseBuilder::takeAdjoint(Value *Orig) {

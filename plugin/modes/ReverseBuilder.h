@@ -35,6 +35,8 @@
 
 namespace ad {
 
+struct CustomRule;
+
 class ReverseBuilder {
 public:
   /// Combined when \p Forward == \p Reverse (a gradient), split otherwise
@@ -69,6 +71,8 @@ private:
   bool reverseStructural(llvm::Instruction &I, llvm::Value *DY);
   bool reverseCall(llvm::CallBase &I, llvm::Value *DY);
   bool reverseCallToDefined(llvm::CallBase &I);
+  bool reverseCustomCall(llvm::CallBase &I, const CustomRule &Rule,
+                         llvm::Value *DY);
   bool reverseMemoryCall(llvm::CallBase &I, unsigned Kind);
   bool reverseStore(llvm::StoreInst &I);
   bool reverseMaskedAccess(llvm::CallBase &I, llvm::Value *DY);
@@ -101,6 +105,8 @@ private:
 
   // --- Adjoint slots ---
   llvm::AllocaInst *slotFor(llvm::Value *Orig);
+  /// A fresh stack slot of the reverse function, not tied to any value.
+  llvm::AllocaInst *scratchSlot(llvm::Type *T, const llvm::Twine &Name);
   /// Reads the adjoint of Orig and resets it to zero.
   llvm::Value *takeAdjoint(llvm::Value *Orig);
   /// Adds Delta to the adjoint of Orig (nothing when Orig is not varied).

@@ -11,6 +11,7 @@
 #include "modes/ConstantShadows.h"
 #include "modes/IRHelpers.h"
 #include "modes/ReverseBuilder.h"
+#include "rules/CustomRules.h"
 #include "rules/KnownFunctions.h"
 #include "rules/MaskedMemory.h"
 #include "rules/MathRules.h"
@@ -47,7 +48,7 @@ bool ReverseBuilder::reverseVisit(Instruction &I) {
     CalleeKind Kind = classifyCallee(*Call).Kind;
     if (AA.isVaried(&I) &&
         (Kind == CalleeKind::Math || Kind == CalleeKind::FPReduction ||
-         Kind == CalleeKind::MaskedLoad))
+         Kind == CalleeKind::MaskedLoad || Kind == CalleeKind::Custom))
       DY = takeAdjoint(&I);
     return reverseCall(*Call, DY);
   }
@@ -286,6 +287,8 @@ bool ReverseBuilder::reverseCall(CallBase &I, Value *DY) {
     return reverseMaskedAccess(I, DY);
   case CalleeKind::Defined:
     return reverseCallToDefined(I);
+  case CalleeKind::Custom:
+    return !DY || reverseCustomCall(I, *Info.Custom, DY);
   case CalleeKind::NoEffect:
   case CalleeKind::Inactive:
   case CalleeKind::Unknown: // Active unknown calls failed in the forward sweep.
@@ -293,6 +296,36 @@ bool ReverseBuilder::reverseCall(CallBase &I, Value *DY) {
   default:
     return reverseMemoryCall(I, unsigned(Info.Kind));
   }
+}
+
+/// f_rev(primals, dret, &d1, ...) with every d zeroed first, then each
+/// d added to its argument's adjoint (see CustomRules.h). forwardCall has
+/// checked the rule already, so fetching it here reports nothing new.
+bool ReverseBuilder::reverseCustomCall(CallBase &I, const CustomRule &Rule,
+                                       Value *DY) {
+  Function *Rev = checkedRule(
+      I, Rule, RuleMode::Reverse,
+      [&](const Value *V) { return AA.hasShadow(V); }, Ctx.Diag);
+  if (!Rev)
+    return false;
+  SmallVector<Value *, 8> Args;
+  for (Value *Arg : I.args())
+    Args.push_back(primalInReverse(Arg));
+  Args.push_back(DY);
+  SmallVector<std::pair<Value *, AllocaInst *>, 4> Outs;
+  for (Value *Arg : I.args()) {
+    if (!Arg->getType()->isFloatingPointTy())
+      continue;
+    AllocaInst *D = scratchSlot(Arg->getType(), Arg->getName() + ".rule.adj");
+    B.CreateStore(ConstantFP::getZero(Arg->getType()), D);
+    Args.push_back(D);
+    Outs.push_back({Arg, D});
+  }
+  B.CreateCall(Rev, Args);
+  for (auto [Arg, D] : Outs)
+    if (AA.isVaried(Arg))
+      addAdjoint(Arg, B.CreateLoad(Arg->getType(), D));
+  return true;
 }
 
 bool ReverseBuilder::reverseMemoryCall(CallBase &I, unsigned KindNumber) {

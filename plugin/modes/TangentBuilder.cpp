@@ -7,6 +7,7 @@
 #include "modes/Preprocess.h"
 #include "modes/StoredPointers.h"
 #include "modes/UnsupportedConstructs.h"
+#include "rules/CustomRules.h"
 #include "rules/KnownFunctions.h"
 #include "rules/MaskedMemory.h"
 #include "rules/MathRules.h"
@@ -346,6 +347,8 @@ bool TangentBuilder::visitCall(CallBase &I) {
     return visitMaskedAccess(I);
   case CalleeKind::Defined:
     return visitCallToDefined(I);
+  case CalleeKind::Custom:
+    return visitCustomCall(I, *Info.Custom);
   case CalleeKind::Unknown:
     break;
   default:
@@ -493,6 +496,25 @@ bool TangentBuilder::visitCallToDefined(CallBase &I) {
   }
   Clone->replaceAllUsesWith(PrimalResult);
   Clone->eraseFromParent();
+  return true;
+}
+
+/// The primal call stays; after it, f_fwd(primals, tangents) (see
+/// CustomRules.h), with a zero tangent for inactive arguments.
+bool TangentBuilder::visitCustomCall(CallBase &I, const CustomRule &Rule) {
+  if (!AA.isVaried(&I))
+    return true;
+  Function *Fwd = checkedRule(
+      I, Rule, RuleMode::Forward,
+      [&](const Value *V) { return AA.hasShadow(V); }, Ctx.Diag);
+  if (!Fwd)
+    return false;
+  auto *Clone = cast<CallBase>(VMap[&I]);
+  SmallVector<Value *, 8> Args(Clone->args());
+  for (Value *Arg : I.args())
+    if (Arg->getType()->isFloatingPointTy())
+      Args.push_back(tangentOf(Arg));
+  Tangents[&I] = B.CreateCall(Fwd, Args, I.getName() + ".d");
   return true;
 }
 

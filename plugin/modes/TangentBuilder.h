@@ -19,6 +19,8 @@
 
 namespace ad {
 
+struct CustomRule;
+
 class TangentBuilder {
 public:
   TangentBuilder(ADContext &Ctx, const DerivativeSignature &Sig,
@@ -43,6 +45,7 @@ private:
   bool visit(llvm::Instruction &Orig);
   bool visitCall(llvm::CallBase &Orig);
   bool visitCallToDefined(llvm::CallBase &Orig);
+  bool visitCustomCall(llvm::CallBase &Orig, const CustomRule &Rule);
   bool visitMemoryCall(llvm::CallBase &Orig, unsigned Kind);
   bool visitMaskedAccess(llvm::CallBase &Orig);
   bool visitStore(llvm::StoreInst &Orig);

@@ -1,6 +1,7 @@
 //===- KnownFunctions.cpp - The table of known callees
 //----------------------===//
 #include "rules/KnownFunctions.h"
+#include "rules/CustomRules.h"
 #include "rules/MathRules.h"
 #include "rules/RuleTable.h"
 #include "llvm/ADT/StringMap.h"
@@ -159,12 +160,20 @@ CalleeInfo classifyCallee(const CallBase &Call) {
   return resolveCallee(Call);
 }
 
-CalleeInfo resolveCallee(const CallBase &Call) {
+CalleeInfo resolveCallee(const CallBase &Call, const CustomRules *Custom) {
   if (Call.isInlineAsm())
     return {CalleeKind::Unknown};
   const Function *F = Call.getCalledFunction();
   if (!F)
     return {CalleeKind::Unknown};
+  // The user's word overrides every built-in row.
+  if (const CustomRule *R = Custom ? Custom->lookup(F) : nullptr) {
+    if (R->Inactive)
+      return {CalleeKind::Inactive};
+    CalleeInfo Info{CalleeKind::Custom};
+    Info.Custom = R;
+    return Info;
+  }
   if (Intrinsic::ID ID = F->getIntrinsicID())
     return classifyIntrinsic(Call, ID);
   if (const MathRule *R = lookupMathRule(Call))

@@ -17,11 +17,14 @@
 namespace ad {
 
 struct MathRule;
+struct CustomRule;
+class CustomRules;
 
 enum class CalleeKind : uint8_t {
   NoEffect,    ///< Debug info, lifetime markers, assumptions: clone, no
                ///< derivative.
-  Inactive,    ///< Known to carry no derivative (printf, rand, clock, ...).
+  Inactive,    ///< Known to carry no derivative (printf, rand, clock, ...,
+               ///< and functions marked AD_INACTIVE).
   Math,        ///< A math function with a rule.
   Malloc,      ///< Returns fresh memory of size argument 0 (malloc, new).
   Calloc,      ///< calloc(count, size).
@@ -32,13 +35,15 @@ enum class CalleeKind : uint8_t {
   FPReduction, ///< llvm.vector.reduce.{fadd,fmul,fmax,fmin,...}.
   MaskedLoad,  ///< llvm.masked.load / llvm.masked.gather.
   MaskedStore, ///< llvm.masked.store / llvm.masked.scatter.
+  Custom,      ///< A function with a user-registered rule (CustomRules.h).
   Defined,     ///< A function with a body we differentiate recursively.
   Unknown,     ///< A declaration with no rule, an indirect call, inline asm.
 };
 
 struct CalleeInfo {
   CalleeKind Kind = CalleeKind::Unknown;
-  const MathRule *Rule = nullptr; ///< Set for Math.
+  const MathRule *Rule = nullptr;     ///< Set for Math.
+  const CustomRule *Custom = nullptr; ///< Set for Custom.
 };
 
 /// What \p Call's callee is. Inside a RuleTable::Scope (the pass and the
@@ -47,10 +52,11 @@ struct CalleeInfo {
 /// resolved directly.
 CalleeInfo classifyCallee(const llvm::CallBase &Call);
 
-/// Resolves \p Call's callee against the rule rows (MathRules and the
-/// library table below), without any caching: what RuleTable does once per
-/// signature.
-CalleeInfo resolveCallee(const llvm::CallBase &Call);
+/// Resolves \p Call's callee against the rule rows (the user's \p Custom
+/// rules first, then MathRules and the library table below), without any
+/// caching: what RuleTable does once per signature.
+CalleeInfo resolveCallee(const llvm::CallBase &Call,
+                         const CustomRules *Custom = nullptr);
 
 } // namespace ad
 

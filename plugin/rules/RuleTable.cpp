@@ -52,13 +52,13 @@ CalleeInfo RuleTable::classify(const CallBase &Call) {
   CalleeInfo Info;
   const Function *Callee = Call.getCalledFunction();
   if (Call.isInlineAsm() || !Callee) {
-    Info = resolveCallee(Call);
+    Info = resolveCallee(Call, Custom);
   } else {
     ++Stats.TableLookups;
     auto [It, Inserted] = BySignature.try_emplace(signatureHash(*Callee));
     if (Inserted) {
       ++Stats.Resolutions;
-      It->second = resolveCallee(Call);
+      It->second = resolveCallee(Call, Custom);
     }
     Info = It->second;
   }

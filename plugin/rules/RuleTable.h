@@ -15,7 +15,9 @@
 //     round, once per sweep), and get the answer from a per-site cache that
 //     forgets sites when they are deleted.
 // A user function named like a libm one but with another type has another
-// signature, so it never picks up the libm rule.
+// signature, so it never picks up the libm rule. Rules registered by user
+// code (CustomRules.h) are resolved first; a name is unique in a module, so
+// the signature index serves them too.
 //
 //===----------------------------------------------------------------------===//
 #ifndef AD_RULES_RULETABLE_H
@@ -41,7 +43,9 @@ public:
     unsigned Resolutions = 0;  ///< Signatures resolved against the rows.
   };
 
-  RuleTable() = default;
+  /// \p Custom: the module's user-registered rules, if any (they take
+  /// precedence over the built-in rows).
+  explicit RuleTable(const CustomRules *Custom = nullptr) : Custom(Custom) {}
   RuleTable(const RuleTable &) = delete;
   RuleTable &operator=(const RuleTable &) = delete;
 
@@ -69,6 +73,7 @@ private:
   llvm::DenseMap<llvm::stable_hash, CalleeInfo> BySignature;
   llvm::ValueMap<const llvm::CallBase *, CalleeInfo, SiteConfig> BySite;
   Counters Stats;
+  const CustomRules *Custom;
 };
 
 } // namespace ad
