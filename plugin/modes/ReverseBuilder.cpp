@@ -208,11 +208,7 @@ bool ReverseBuilder::forwardVisit(Instruction &I) {
     if (!AA.hasShadow(Ptr)) {
       if (!ValActive)
         return true;
-      Ctx.Diag.error(&I,
-                     "a differentiated value is stored to memory that has no "
-                     "shadow, so its derivative would be lost",
-                     "pass that memory as an __ad_dup argument instead of "
-                     "__ad_const or a global");
+      reportStoreWithoutShadow(Ctx, I);
       return false;
     }
     if (!Val->getType()->isPointerTy())
@@ -301,11 +297,7 @@ bool ReverseBuilder::forwardCall(CallBase &I) {
         AA.hasShadow(A.Ptr) || AA.isVaried(A.Data) || AA.hasShadow(A.Data);
     if (!Active || !A.Data->getType()->isPtrOrPtrVectorTy())
       return true;
-    Ctx.Diag.error(&I,
-                   "cannot differentiate a masked load or store of "
-                   "pointers",
-                   "keep pointers out of vectorized loops, or compile with "
-                   "-fno-vectorize");
+    reportMaskedPointerAccess(Ctx, I);
     return false;
   }
   case CalleeKind::Malloc:
@@ -746,17 +738,21 @@ Value *ReverseBuilder::recomputeInReverse(Value *Orig, unsigned Depth) {
       V = fromForward(VMap[Op], /*Direct=*/false);
     Ops.push_back(V);
   }
-  // With the record's loads at the top of the reverse block, so that every
-  // use in the block is dominated.
   Instruction *C = I->clone();
   for (auto [K, V] : enumerate(Ops))
     C->setOperand(K, V);
   C->setName(I->getName() + ".re");
-  BasicBlock *RB = RevBlocks[CurBlock];
+  return placeWithRecord(C, Fwd);
+}
+
+Instruction *ReverseBuilder::placeWithRecord(Instruction *C, Value *Fwd) {
+  // With the record's loads at the top of the reverse block, so that every
+  // use in the block is dominated; later reads of Fwd in this block reuse it.
+  BlockRecord &R = *Records[CurBlock];
   if (R.LastLoad)
     C->insertAfter(R.LastLoad->getIterator());
   else
-    C->insertBefore(RB->getFirstInsertionPt());
+    C->insertBefore(RevBlocks[CurBlock]->getFirstInsertionPt());
   R.LastLoad = C;
   R.Loaded[Fwd] = C;
   return C;
@@ -808,14 +804,7 @@ Value *ReverseBuilder::recomputeShadowInReverse(Value *Orig, Value *S,
   for (auto [K, V] : enumerate(Indices))
     C->setOperand(K + 1, V);
   C->setName(GEP->getName() + ".shadow.re");
-  BasicBlock *RB = RevBlocks[CurBlock];
-  if (R.LastLoad)
-    C->insertAfter(R.LastLoad->getIterator());
-  else
-    C->insertBefore(RB->getFirstInsertionPt());
-  R.LastLoad = C;
-  R.Loaded[S] = C;
-  return C;
+  return placeWithRecord(C, S);
 }
 
 // --- Adjoint slots ----------------------------------------------------------

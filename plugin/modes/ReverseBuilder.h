@@ -88,6 +88,9 @@ private:
   /// \p Orig recomputed in the reverse block from values at hand, when it
   /// is cheap and that tapes no more than taping it; else nullptr.
   llvm::Value *recomputeInReverse(llvm::Value *Orig, unsigned Depth);
+  /// Inserts recomputed \p C among the current block's record loads and
+  /// remembers it as the reverse value of forward value \p Fwd.
+  llvm::Instruction *placeWithRecord(llvm::Instruction *C, llvm::Value *Fwd);
   /// Nothing in the primal stores to memory (loads may be repeated).
   bool primalWritesNoMemory();
   std::optional<bool> WritesNoMemory;

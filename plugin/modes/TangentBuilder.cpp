@@ -236,11 +236,7 @@ bool TangentBuilder::visitStore(StoreInst &I) {
   Value *Ptr = I.getPointerOperand(), *Val = I.getValueOperand();
   if (!AA.hasShadow(Ptr)) {
     if (AA.isVaried(Val) || AA.hasShadow(Val)) {
-      Ctx.Diag.error(&I,
-                     "a differentiated value is stored to memory that has no "
-                     "shadow, so its derivative would be lost",
-                     "pass that memory as an __ad_dup argument instead of "
-                     "__ad_const or a global");
+      reportStoreWithoutShadow(Ctx, I);
       return false;
     }
     return true;
@@ -265,11 +261,7 @@ bool TangentBuilder::visitMaskedAccess(CallBase &I) {
   Value *Mask = Clone->getArgOperand(A.MaskArg);
   if (!AA.hasShadow(A.Ptr)) {
     if (A.IsStore && (AA.isVaried(A.Data) || AA.hasShadow(A.Data))) {
-      Ctx.Diag.error(&I,
-                     "a differentiated value is stored to memory that has no "
-                     "shadow, so its derivative would be lost",
-                     "pass that memory as an __ad_dup argument instead of "
-                     "__ad_const or a global");
+      reportStoreWithoutShadow(Ctx, I);
       return false;
     }
     // Lanes not loaded keep the passthru's tangent.
@@ -282,11 +274,7 @@ bool TangentBuilder::visitMaskedAccess(CallBase &I) {
   if (DataTy->isPtrOrPtrVectorTy() || !isDifferentiableType(DataTy)) {
     if (!DataTy->isPtrOrPtrVectorTy())
       return true; // Integer lanes carry no derivative.
-    Ctx.Diag.error(&I,
-                   "cannot differentiate a masked load or store of "
-                   "pointers",
-                   "keep pointers out of vectorized loops, or compile with "
-                   "-fno-vectorize");
+    reportMaskedPointerAccess(Ctx, I);
     return false;
   }
   Value *SP = shadowOf(A.Ptr, &I);

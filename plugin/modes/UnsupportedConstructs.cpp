@@ -75,4 +75,18 @@ bool checkSupportedConstructs(ADContext &Ctx, const ActivityAnalysis &AA,
   return true;
 }
 
+void reportStoreWithoutShadow(ADContext &Ctx, const Instruction &At) {
+  Ctx.Diag.error(&At,
+                 "a differentiated value is stored to memory that has no "
+                 "shadow, so its derivative would be lost",
+                 "pass that memory as an __ad_dup argument instead of "
+                 "__ad_const or a global");
+}
+
+void reportMaskedPointerAccess(ADContext &Ctx, const Instruction &At) {
+  Ctx.Diag.error(&At, "cannot differentiate a masked load or store of pointers",
+                 "keep pointers out of vectorized loops, or compile with "
+                 "-fno-vectorize");
+}
+
 } // namespace ad
