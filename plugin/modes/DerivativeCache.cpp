@@ -111,6 +111,8 @@ Function *DerivativeCache::canonicalPrimal(Function *F) {
   if (Inserted) {
     ADPhaseTimer Timer(ADPhase::CanonicalPrimal);
     It->second = createCanonicalPrimal(*F, Ctx.FAM);
+    Counted[It->second] = std::make_unique<CountedLoopMap>(
+        materializeCountedLoops(*It->second, Ctx.FAM));
     Ctx.ArgTypes.addClone(It->second, F);
     Ctx.Diag.setOriginal(It->second, F);
     Created.push_back(It->second);

@@ -12,10 +12,12 @@
 
 #include "analysis/ArgumentTypes.h"
 #include "driver/Diagnostics.h"
+#include "modes/CountedLoops.h"
 #include "modes/DerivativeSignature.h"
 #include "runtime/RuntimeFunctions.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/PassManager.h"
+#include <memory>
 
 namespace ad {
 
@@ -46,6 +48,13 @@ public:
 
   /// The canonical clone of a user function (see Preprocess.h).
   llvm::Function *canonicalPrimal(llvm::Function *F);
+  /// The counted loops of a canonical primal (see CountedLoops.h).
+  const CountedLoopMap &countedLoops(llvm::Function *Canonical) {
+    std::unique_ptr<CountedLoopMap> &Map = Counted[Canonical];
+    if (!Map) // Derivatives built after an error may have none.
+      Map = std::make_unique<CountedLoopMap>();
+    return *Map;
+  }
 
   /// Functions this cache created; the driver optimizes them at -O1 and up.
   llvm::ArrayRef<llvm::Function *> created() const { return Created; }
@@ -61,6 +70,9 @@ private:
   llvm::StringMap<llvm::Function *> Tangents, Gradients;
   llvm::StringMap<SplitDerivative> Splits;
   llvm::DenseMap<llvm::Function *, llvm::Function *> Canonical;
+  /// Owned through pointers: builders keep references while nested builds
+  /// add entries.
+  llvm::DenseMap<llvm::Function *, std::unique_ptr<CountedLoopMap>> Counted;
   llvm::SmallVector<llvm::Function *, 16> Created;
   unsigned Synthesized = 0, Reused = 0;
 };

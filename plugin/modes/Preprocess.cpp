@@ -6,6 +6,7 @@
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/Mem2Reg.h"
 #include "llvm/Transforms/Utils/UnifyFunctionExitNodes.h"
 
@@ -57,6 +58,9 @@ Function *createCanonicalPrimal(Function &F, FunctionAnalysisManager &FAM) {
   FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
   FPM.addPass(PromotePass());
   FPM.addPass(UnifyFunctionExitNodesPass());
+  // Preheaders, one latch, dedicated exits: the shape CountedLoops.cpp
+  // reverses without a tape.
+  FPM.addPass(LoopSimplifyPass());
   FPM.run(*Clone, FAM);
   return Clone;
 }

@@ -11,6 +11,9 @@
 #include "rules/KnownFunctions.h"
 #include "rules/MaskedMemory.h"
 #include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
@@ -37,7 +40,11 @@ ReverseBuilder::ReverseBuilder(ADContext &Ctx, const DerivativeSignature &Sig,
                                Function *Reverse)
     : Ctx(Ctx), Sig(Sig), Primal(Primal), FwdF(Forward), RevF(Reverse),
       Combined(Forward == Reverse), AA(*Primal, Sig.Args), DT(*Primal), LI(DT),
-      B(Ctx.M.getContext()) {}
+      Counted(Ctx.Cache->countedLoops(Primal)), B(Ctx.M.getContext()) {
+  for (auto &[Header, CL] : Counted)
+    for (const Recurrence &R : CL.IVs)
+      Inductions[R.Phi] = &R;
+}
 
 ReverseBuilder::~ReverseBuilder() {
   for (auto &[BB, R] : Records)
@@ -74,7 +81,49 @@ bool ReverseBuilder::build() {
   emitRecords();
   if (Combined)
     dropUnusedTape();
+  remarkTape();
   return true;
+}
+
+void ReverseBuilder::remarkTape() {
+  // Where the memory goes: bytes recorded once per call, and per iteration
+  // of each loop that records anything, so a user can see what is cached.
+  uint64_t PerCall = 0;
+  MapVector<Loop *, uint64_t> PerIteration;
+  for (BasicBlock *BB : LiveBlocks) {
+    BlockRecord &R = *Records[BB];
+    if (!R.Pop || !R.Size)
+      continue;
+    if (Loop *L = LI.getLoopFor(BB))
+      PerIteration[L] += R.Size;
+    else
+      PerCall += R.Size;
+  }
+  unsigned CountedLoops = 0;
+  for (Loop *L : LI.getLoopsInPreorder())
+    CountedLoops += Counted.count(L->getHeader());
+  Function &User = *Sig.Primal;
+  OptimizationRemarkEmitter ORE(&User);
+  ORE.emit([&] {
+    OptimizationRemark R("ad", "Tape", &User);
+    R << (Combined ? "gradient" : "split derivative") << " of '"
+      << ore::NV("Function", User.getName()) << "' caches "
+      << ore::NV("BytesPerCall", PerCall) << " bytes per call";
+    for (auto &[L, Bytes] : PerIteration) {
+      R << ", " << ore::NV("BytesPerIteration", Bytes)
+        << " bytes per iteration of the loop";
+      if (DebugLoc DL = L->getStartLoc())
+        R << " at line " << ore::NV("Line", DL.getLine());
+      else
+        R << " '" << L->getHeader()->getName() << "'";
+    }
+    R << "; recomputes " << ore::NV("Recomputed", Recomputed)
+      << " values in the reverse sweep; "
+      << ore::NV("CountedLoops", CountedLoops) << " of "
+      << ore::NV("Loops", unsigned(LI.getLoopsInPreorder().size()))
+      << " loops reversed by counting";
+    return R;
+  });
 }
 
 void ReverseBuilder::dropUnusedTape() {
@@ -525,6 +574,7 @@ void ReverseBuilder::emitReverseTerminator(BasicBlock *BB) {
   auto EmitEdge = [&](BasicBlock *Pred) {
     for (auto &[Phi, D] : PhiAdjoints)
       addAdjoint(Phi->getIncomingValueForBlock(Pred), D);
+    enterCountedLoops(BB, Pred);
     B.CreateBr(RevBlocks[Pred]);
   };
 
@@ -533,12 +583,29 @@ void ReverseBuilder::emitReverseTerminator(BasicBlock *BB) {
     B.CreateBr(RevExit);
     return;
   }
+  if (auto It = Counted.find(BB); It != Counted.end()) {
+    emitCountedHeaderTerminator(It->second, PhiAdjoints);
+    return;
+  }
   if (P.size() == 1) {
     EmitEdge(P[0]);
     return;
   }
-  Value *From = fromForward(PredIndex[BB], /*Direct=*/false);
   LLVMContext &C = Ctx.M.getContext();
+  if (std::optional<DecidingBranch> D = decidingBranch(BB)) {
+    Value *Cond = primalInReverse(D->Cond);
+    BasicBlock *Edge[2];
+    for (unsigned K = 0; K < 2; ++K)
+      Edge[K] = BasicBlock::Create(
+          C, "rev.edge." + P[K]->getName() + "." + BB->getName(), RevF);
+    B.CreateCondBr(Cond, Edge[D->IfTrue], Edge[D->IfFalse]);
+    for (unsigned K = 0; K < 2; ++K) {
+      B.SetInsertPoint(Edge[K]);
+      EmitEdge(P[K]);
+    }
+    return;
+  }
+  Value *From = fromForward(PredIndex[BB], /*Direct=*/false);
   SmallVector<BasicBlock *, 4> Edges;
   for (BasicBlock *Pred : P)
     Edges.push_back(BasicBlock::Create(
@@ -550,6 +617,50 @@ void ReverseBuilder::emitReverseTerminator(BasicBlock *BB) {
     B.SetInsertPoint(Edges[K]);
     EmitEdge(P[K]);
   }
+}
+
+std::optional<ReverseBuilder::DecidingBranch>
+ReverseBuilder::decidingBranch(BasicBlock *BB) {
+  auto [It, Inserted] = Deciding.try_emplace(BB);
+  if (!Inserted)
+    return It->second;
+  SmallVector<BasicBlock *, 2> &P = Preds[BB];
+  if (P.size() != 2 || LI.isLoopHeader(BB) || !DT.getNode(BB)->getIDom())
+    return std::nullopt;
+  BasicBlock *D = DT.getNode(BB)->getIDom()->getBlock();
+  auto *Br = dyn_cast<BranchInst>(D->getTerminator());
+  Loop *L = LI.getLoopFor(BB);
+  if (!Br || !Br->isConditional() || LI.getLoopFor(D) != L ||
+      Br->getSuccessor(0) == Br->getSuccessor(1))
+    return std::nullopt;
+  // The blocks one direction reaches before BB, within one iteration of the
+  // enclosing loop (inner loops included).
+  auto Side = [&](BasicBlock *S) {
+    SmallPtrSet<BasicBlock *, 16> Seen;
+    if (S == BB) {
+      Seen.insert(D);
+      return Seen;
+    }
+    SmallVector<BasicBlock *, 16> Work{S};
+    Seen.insert(S);
+    while (!Work.empty()) {
+      BasicBlock *X = Work.pop_back_val();
+      for (BasicBlock *Y : successors(X))
+        if (Y != BB && Y != D && (!L || (L->contains(Y) && Y != L->getHeader())) &&
+            Seen.insert(Y).second)
+          Work.push_back(Y);
+    }
+    return Seen;
+  };
+  auto OnTrue = Side(Br->getSuccessor(0)), OnFalse = Side(Br->getSuccessor(1));
+  auto Only = [](auto &In, auto &Out, BasicBlock *X) {
+    return In.count(X) && !Out.count(X);
+  };
+  if (Only(OnTrue, OnFalse, P[0]) && Only(OnFalse, OnTrue, P[1]))
+    It->second = DecidingBranch{Br->getCondition(), 0, 1};
+  else if (Only(OnTrue, OnFalse, P[1]) && Only(OnFalse, OnTrue, P[0]))
+    It->second = DecidingBranch{Br->getCondition(), 1, 0};
+  return It->second;
 }
 
 void ReverseBuilder::emitReverseEntryAndExit() {
@@ -615,29 +726,123 @@ void ReverseBuilder::emitRecords() {
 
 // --- Values in the reverse sweep -------------------------------------------
 
-bool ReverseBuilder::isDirectlyAvailable(Value *Orig) {
-  if (!Combined)
-    return false;
+bool ReverseBuilder::isDirectlyAvailable(const Value *Orig) const {
   if (isa<Argument>(Orig))
     return true;
-  auto *I = cast<Instruction>(Orig);
-  BasicBlock *BB = I->getParent();
+  auto *I = dyn_cast<Instruction>(Orig);
+  if (!I)
+    return false;
+  const BasicBlock *BB = I->getParent();
   return !LI.getLoopFor(BB) && DT.dominates(BB, ReturnBlock);
 }
 
+const Recurrence *ReverseBuilder::inductionInScope(const Value *Orig) const {
+  auto *Phi = dyn_cast<PHINode>(Orig);
+  const Recurrence *R = Phi ? Inductions.lookup(Phi) : nullptr;
+  if (!R || !CurBlock)
+    return nullptr;
+  Loop *L = LI.getLoopFor(Phi->getParent());
+  return L && L->contains(CurBlock) ? R : nullptr;
+}
+
+bool ReverseBuilder::availableWithoutTape(const Value *V) const {
+  return isa<Constant>(V) || isDirectlyAvailable(V) || inductionInScope(V);
+}
+
+Value *ReverseBuilder::inductionInReverse(const Recurrence &R) {
+  Value *Fwd = VMap[R.Phi];
+  if (Value *V = Records[CurBlock]->Loaded.lookup(Fwd))
+    return V;
+  AllocaInst *&Slot = InductionSlots[R.Phi];
+  if (!Slot)
+    Slot = scratchSlot(R.Phi->getType(), R.Phi->getName() + ".rev.slot");
+  auto *L = new LoadInst(R.Phi->getType(), Slot, R.Phi->getName() + ".rev",
+                         /*isVolatile=*/false, Slot->getAlign());
+  return placeWithRecord(L, Fwd);
+}
+
+void ReverseBuilder::enterCountedLoops(BasicBlock *From, BasicBlock *To) {
+  // Values first (they may read the slots of enclosing loops), then stores.
+  SmallVector<std::pair<Value *, AllocaInst *>, 4> Inits;
+  for (Loop *L = LI.getLoopFor(To); L && !L->contains(From);
+       L = L->getParentLoop()) {
+    auto It = Counted.find(L->getHeader());
+    if (It == Counted.end())
+      continue;
+    for (const Recurrence &R : It->second.IVs) {
+      AllocaInst *&Slot = InductionSlots[R.Phi];
+      if (!Slot)
+        Slot = scratchSlot(R.Phi->getType(), R.Phi->getName() + ".rev.slot");
+      Inits.push_back({primalInReverse(R.Last), Slot});
+    }
+    const Recurrence &Counter = It->second.IVs[0];
+    Inits.push_back({primalInReverse(Counter.Start), startSlot(It->second)});
+  }
+  for (auto &[V, Slot] : Inits)
+    B.CreateStore(V, Slot);
+}
+
+AllocaInst *ReverseBuilder::startSlot(const CountedLoop &CL) {
+  AllocaInst *&Slot = StartSlots[CL.Header];
+  if (!Slot)
+    Slot = scratchSlot(CL.IVs[0].Phi->getType(),
+                       CL.Header->getName() + ".rev.start");
+  return Slot;
+}
+
+void ReverseBuilder::emitCountedHeaderTerminator(
+    const CountedLoop &CL, ArrayRef<std::pair<PHINode *, Value *>> PhiAdjoints) {
+  // Back at the counter's start: this was the first iteration, entered from
+  // the preheader. Otherwise the previous iteration ended at the latch.
+  const Recurrence &Counter = CL.IVs[0];
+  Value *Current = inductionInReverse(Counter);
+  Value *Start = B.CreateLoad(Counter.Phi->getType(), startSlot(CL),
+                              CL.Header->getName() + ".start");
+  LLVMContext &C = Ctx.M.getContext();
+  BasicBlock *ToPreheader = BasicBlock::Create(
+      C, "rev.loop.enter." + CL.Header->getName(), RevF);
+  BasicBlock *ToLatch = BasicBlock::Create(
+      C, "rev.loop.back." + CL.Header->getName(), RevF);
+  B.CreateCondBr(B.CreateICmpEQ(Current, Start, "first.iteration"),
+                 ToPreheader, ToLatch);
+
+  auto PhiEdge = [&](BasicBlock *Pred) {
+    for (auto &[Phi, D] : PhiAdjoints)
+      addAdjoint(Phi->getIncomingValueForBlock(Pred), D);
+  };
+  B.SetInsertPoint(ToPreheader);
+  PhiEdge(CL.Preheader);
+  B.CreateBr(RevBlocks[CL.Preheader]);
+
+  B.SetInsertPoint(ToLatch);
+  for (const Recurrence &R : CL.IVs) {
+    Value *V = inductionInReverse(R);
+    Value *Previous =
+        V->getType()->isPointerTy()
+            ? B.CreateGEP(B.getInt8Ty(), V, ConstantExpr::getNeg(R.Step))
+            : B.CreateSub(V, R.Step);
+    B.CreateStore(Previous, InductionSlots[R.Phi]);
+  }
+  PhiEdge(CL.Latch);
+  B.CreateBr(RevBlocks[CL.Latch]);
+}
+
 Value *ReverseBuilder::fromForward(Value *Fwd, bool Direct) {
-  if (Direct)
+  if (Direct && Combined)
     return Fwd;
-  BlockRecord &R = *Records[CurBlock];
+  BasicBlock *RecBlock = Direct ? ReturnBlock : CurBlock;
+  BlockRecord &R = *Records[RecBlock];
   if (Value *V = R.Loaded.lookup(Fwd))
     return V;
   IRBuilder<> PB(Ctx.M.getContext());
-  BasicBlock *RB = RevBlocks[CurBlock];
+  BasicBlock *RB = RevBlocks[RecBlock];
   if (!R.Pop) {
     PB.SetInsertPoint(RB, RB->begin());
     R.Pop = PB.CreateCall(Ctx.Runtime.tapePop(), {TapeRev, PB.getInt64(0)},
                           "record");
-    R.LastLoad = R.Pop;
+    // Values placed before the record existed stay above what follows.
+    if (!R.LastLoad)
+      R.LastLoad = R.Pop;
   }
   const DataLayout &DL = Ctx.M.getDataLayout();
   uint64_t Offset = R.Size;
@@ -656,8 +861,12 @@ Value *ReverseBuilder::fromForward(Value *Fwd, bool Direct) {
 Value *ReverseBuilder::primalInReverse(Value *Orig) {
   if (isa<Constant>(Orig) || isa<MetadataAsValue>(Orig))
     return Orig;
+  if (const Recurrence *R = inductionInScope(Orig))
+    return inductionInReverse(*R);
+  // Split: even a value computed once costs a record field; recomputing
+  // it from others may share theirs.
   bool Direct = isDirectlyAvailable(Orig);
-  if (!Direct)
+  if (!Direct || !Combined)
     if (Value *V = recomputeInReverse(Orig, /*Depth=*/0))
       return V;
   return fromForward(VMap[Orig], Direct);
@@ -669,19 +878,27 @@ Value *ReverseBuilder::primalInReverse(Value *Orig) {
 static bool isCheapToRecompute(const Instruction &I) {
   if (isa<UnaryOperator>(I) || isa<CastInst>(I) || isa<GetElementPtrInst>(I))
     return !isa<AddrSpaceCastInst>(I);
+  if (isa<CmpInst>(I))
+    return true;
   if (auto *BO = dyn_cast<BinaryOperator>(&I)) {
     switch (BO->getOpcode()) {
     case Instruction::FAdd:
     case Instruction::FSub:
     case Instruction::FMul:
+      return isa<Constant>(BO->getOperand(0)) ||
+             isa<Constant>(BO->getOperand(1));
     case Instruction::Add:
     case Instruction::Sub:
     case Instruction::Mul:
     case Instruction::Shl:
+    case Instruction::LShr:
+    case Instruction::AShr:
     case Instruction::Or:
     case Instruction::And:
-      return isa<Constant>(BO->getOperand(0)) ||
-             isa<Constant>(BO->getOperand(1));
+    case Instruction::Xor:
+      // Integer index arithmetic (i * C + j): one instruction, and its
+      // operands are usually induction variables or arguments at hand.
+      return true;
     default:
       return false;
     }
@@ -689,31 +906,43 @@ static bool isCheapToRecompute(const Instruction &I) {
   return false;
 }
 
-bool ReverseBuilder::primalWritesNoMemory() {
-  if (!WritesNoMemory)
-    WritesNoMemory = none_of(instructions(*Primal), [](const Instruction &I) {
+bool ReverseBuilder::stillInMemory(const LoadInst &L) {
+  if (L.isVolatile() || !L.isSimple())
+    return false;
+  if (!Writers) {
+    Writers.emplace();
+    for (Instruction &I : instructions(*Primal)) {
       if (auto *Call = dyn_cast<CallBase>(&I)) {
         CalleeKind K = classifyCallee(*Call).Kind;
         if (K == CalleeKind::NoEffect || K == CalleeKind::Math ||
             K == CalleeKind::FPReduction)
-          return false;
-        return Call->mayWriteToMemory() ||
-               (K != CalleeKind::Inactive && K != CalleeKind::Custom);
+          continue;
       }
-      return I.mayWriteToMemory();
-    });
-  return *WritesNoMemory;
+      if (I.mayWriteToMemory())
+        Writers->push_back(&I);
+    }
+  }
+  // Order does not matter: a write anywhere in the function, before the load
+  // or after it, may have changed the location by the time the reverse sweep
+  // runs (in a loop, "before" is also "after").
+  MemoryLocation Loc = MemoryLocation::get(&L);
+  AAResults &AAR = Ctx.FAM.getResult<AAManager>(*Primal);
+  return none_of(*Writers, [&](Instruction *W) {
+    return isModSet(AAR.getModRefInfo(W, Loc));
+  });
 }
 
 Value *ReverseBuilder::recomputeInReverse(Value *Orig, unsigned Depth) {
   auto *I = dyn_cast<Instruction>(Orig);
-  if (!I || Depth > 3)
+  if (!I || Depth > MaxRecomputeDepth)
     return nullptr;
   // A load can be repeated in the reverse sweep when nothing can have
-  // changed memory in between: a gradient (forward and reverse sweeps in one
-  // call) of a function that writes no memory.
-  bool Reload = isa<LoadInst>(I) && Combined && primalWritesNoMemory() &&
-                !cast<LoadInst>(I)->isVolatile();
+  // changed that memory in between: in a gradient (forward and reverse
+  // sweeps in one call), when no write of the function may alias it.
+  bool Reload =
+      isa<LoadInst>(I) && Combined && stillInMemory(*cast<LoadInst>(I));
+  if (auto *Phi = dyn_cast<PHINode>(I))
+    return recomputePhiInReverse(Phi, Depth);
   if (!Reload && !isCheapToRecompute(*I))
     return nullptr;
   // Never more to tape than taping the value itself: at most one operand
@@ -721,7 +950,7 @@ Value *ReverseBuilder::recomputeInReverse(Value *Orig, unsigned Depth) {
   // ones, like x in -x and 1 - x, is then taped once for all of them).
   unsigned FromTape = 0;
   for (const Use &U : I->operands())
-    FromTape += !isa<Constant>(U) && !isDirectlyAvailable(U);
+    FromTape += !recomputableWithoutTape(U, Depth + 1);
   if (FromTape > 1)
     return nullptr;
   BlockRecord &R = *Records[CurBlock];
@@ -732,7 +961,7 @@ Value *ReverseBuilder::recomputeInReverse(Value *Orig, unsigned Depth) {
   for (const Use &U : I->operands()) {
     Value *Op = U.get();
     Value *V = nullptr;
-    if (isa<Constant>(Op) || isDirectlyAvailable(Op))
+    if (availableWithoutTape(Op))
       V = primalInReverse(Op);
     else if (!(V = recomputeInReverse(Op, Depth + 1)))
       V = fromForward(VMap[Op], /*Direct=*/false);
@@ -742,7 +971,88 @@ Value *ReverseBuilder::recomputeInReverse(Value *Orig, unsigned Depth) {
   for (auto [K, V] : enumerate(Ops))
     C->setOperand(K, V);
   C->setName(I->getName() + ".re");
+  ++Recomputed;
   return placeWithRecord(C, Fwd);
+}
+
+bool ReverseBuilder::recomputableWithoutTape(Value *V, unsigned Depth) {
+  if (availableWithoutTape(V))
+    return true;
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth > MaxRecomputeDepth)
+    return false;
+  // Answers hold for the block being reversed (induction variables in
+  // scope differ between blocks); the depth is ignored, which may only make
+  // a later recomputation fall back to the tape.
+  if (MemoBlock != CurBlock) {
+    Recomputable.clear();
+    MemoBlock = CurBlock;
+  }
+  if (auto It = Recomputable.find(V); It != Recomputable.end())
+    return It->second;
+  Recomputable[V] = false; // Cycles through phis are not recomputable.
+  bool Result = recomputableUncached(I, Depth);
+  Recomputable[V] = Result;
+  return Result;
+}
+
+bool ReverseBuilder::recomputableUncached(Instruction *I, unsigned Depth) {
+  if (auto *Phi = dyn_cast<PHINode>(I))
+    return phiRecomputable(Phi, Depth);
+  bool Reload = isa<LoadInst>(I) && Combined && stillInMemory(*cast<LoadInst>(I));
+  if (!Reload && !isCheapToRecompute(*I))
+    return false;
+  return all_of(I->operands(), [&](Value *Op) {
+    return recomputableWithoutTape(Op, Depth + 1);
+  });
+}
+
+bool ReverseBuilder::phiRecomputable(PHINode *Phi, unsigned Depth) {
+  // As a select, both incoming values are computed, also the one whose
+  // side of the branch did not run: they must be safe to compute anywhere
+  // (no loads) and need nothing from the tape (nothing was recorded there).
+  std::optional<DecidingBranch> D = decidingBranch(Phi->getParent());
+  return D && recomputableWithoutTape(D->Cond, Depth + 1) &&
+         all_of(Phi->incoming_values(), [&](Value *In) {
+           return speculatableWithoutTape(In, Depth + 1);
+         });
+}
+
+bool ReverseBuilder::speculatableWithoutTape(Value *V, unsigned Depth) {
+  if (availableWithoutTape(V))
+    return true;
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth > MaxRecomputeDepth || isa<PHINode>(I) ||
+      !isCheapToRecompute(*I))
+    return false;
+  return all_of(I->operands(), [&](Value *Op) {
+    return speculatableWithoutTape(Op, Depth + 1);
+  });
+}
+
+Value *ReverseBuilder::recomputePhiInReverse(PHINode *Phi, unsigned Depth) {
+  // A phi joining the two sides of a branch is a select on its condition.
+  if (!phiRecomputable(Phi, Depth))
+    return nullptr;
+  std::optional<DecidingBranch> D = decidingBranch(Phi->getParent());
+  SmallVector<BasicBlock *, 2> &P = Preds[Phi->getParent()];
+  Value *Ops[3] = {D->Cond, Phi->getIncomingValueForBlock(P[D->IfTrue]),
+                   Phi->getIncomingValueForBlock(P[D->IfFalse])};
+  BlockRecord &R = *Records[CurBlock];
+  Value *Fwd = VMap[Phi];
+  if (Value *V = R.Loaded.lookup(Fwd))
+    return V;
+  Value *Re[3];
+  for (unsigned K = 0; K < 3; ++K) {
+    Value *Op = Ops[K];
+    if (availableWithoutTape(Op))
+      Re[K] = primalInReverse(Op);
+    else if (!(Re[K] = recomputeInReverse(Op, Depth + 1)))
+      Re[K] = fromForward(VMap[Op], /*Direct=*/false);
+  }
+  auto *Sel = SelectInst::Create(Re[0], Re[1], Re[2], Phi->getName() + ".re");
+  ++Recomputed;
+  return placeWithRecord(Sel, Fwd);
 }
 
 Instruction *ReverseBuilder::placeWithRecord(Instruction *C, Value *Fwd) {
@@ -768,10 +1078,23 @@ Value *ReverseBuilder::shadowInReverse(Value *Orig, Instruction *User) {
   if (isa<Constant>(S))
     return S;
   bool Direct = isDirectlyAvailable(Orig);
-  if (!Direct)
+  if (!Direct || !Combined)
     if (Value *V = recomputeShadowInReverse(Orig, S, User))
       return V;
   return fromForward(S, Direct);
+}
+
+bool ReverseBuilder::shadowRecomputableWithoutTape(Value *Orig,
+                                                   unsigned Depth) {
+  if (isDirectlyAvailable(Orig) || isa<Constant>(Orig))
+    return true;
+  auto *GEP = dyn_cast<GetElementPtrInst>(Orig);
+  if (!GEP || Depth > MaxRecomputeDepth)
+    return false;
+  return shadowRecomputableWithoutTape(GEP->getPointerOperand(), Depth + 1) &&
+         all_of(GEP->indices(), [&](Value *Idx) {
+           return recomputableWithoutTape(Idx, Depth + 1);
+         });
 }
 
 Value *ReverseBuilder::recomputeShadowInReverse(Value *Orig, Value *S,
@@ -785,9 +1108,9 @@ Value *ReverseBuilder::recomputeShadowInReverse(Value *Orig, Value *S,
   if (!GEP)
     return nullptr;
   Value *Ptr = GEP->getPointerOperand();
-  unsigned FromTape = !isa<Constant>(Ptr) && !isDirectlyAvailable(Ptr);
+  unsigned FromTape = !shadowRecomputableWithoutTape(Ptr, 1);
   for (const Use &Idx : GEP->indices())
-    FromTape += !isa<Constant>(Idx) && !isDirectlyAvailable(Idx);
+    FromTape += !recomputableWithoutTape(Idx, 1);
   if (FromTape > 1)
     return nullptr;
   BlockRecord &R = *Records[CurBlock];
@@ -804,6 +1127,7 @@ Value *ReverseBuilder::recomputeShadowInReverse(Value *Orig, Value *S,
   for (auto [K, V] : enumerate(Indices))
     C->setOperand(K + 1, V);
   C->setName(GEP->getName() + ".shadow.re");
+  ++Recomputed;
   return placeWithRecord(C, S);
 }
 

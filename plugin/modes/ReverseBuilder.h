@@ -27,6 +27,7 @@
 #define AD_MODES_REVERSEBUILDER_H
 
 #include "analysis/ActivityAnalysis.h"
+#include "modes/CountedLoops.h"
 #include "modes/DerivativeCache.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
@@ -64,6 +65,9 @@ private:
   void emitReverseEntryAndExit();
   void emitRecords();
   void dropUnusedTape();
+  /// -Rpass=ad: the bytes the tape holds per call and per loop iteration.
+  void remarkTape();
+  unsigned Recomputed = 0;
 
   // --- Adjoints of instructions (ReverseInstructions.cpp) ---
   bool reverseVisit(llvm::Instruction &I);
@@ -88,16 +92,63 @@ private:
   /// \p Orig recomputed in the reverse block from values at hand, when it
   /// is cheap and that tapes no more than taping it; else nullptr.
   llvm::Value *recomputeInReverse(llvm::Value *Orig, unsigned Depth);
+  /// \p V can be recomputed in the reverse block from values at hand,
+  /// without reading anything from the tape.
+  bool recomputableWithoutTape(llvm::Value *V, unsigned Depth);
+  bool recomputableUncached(llvm::Instruction *I, unsigned Depth);
+  bool phiRecomputable(llvm::PHINode *Phi, unsigned Depth);
+  /// Recomputable without the tape and safe where it never ran (no loads).
+  bool speculatableWithoutTape(llvm::Value *V, unsigned Depth);
+  /// The shadow of \p Orig likewise (a GEP of a shadow at hand).
+  bool shadowRecomputableWithoutTape(llvm::Value *Orig, unsigned Depth);
+  static constexpr unsigned MaxRecomputeDepth = 8;
+  llvm::DenseMap<const llvm::Value *, bool> Recomputable;
+  llvm::BasicBlock *MemoBlock = nullptr;
+  /// A phi of a block whose predecessor a branch decides, as a select.
+  llvm::Value *recomputePhiInReverse(llvm::PHINode *Phi, unsigned Depth);
   /// Inserts recomputed \p C among the current block's record loads and
   /// remembers it as the reverse value of forward value \p Fwd.
   llvm::Instruction *placeWithRecord(llvm::Instruction *C, llvm::Value *Fwd);
-  /// Nothing in the primal stores to memory (loads may be repeated).
-  bool primalWritesNoMemory();
-  std::optional<bool> WritesNoMemory;
+  /// Nothing in the primal can overwrite what \p L read, so a gradient
+  /// (both sweeps in one call) may load it again in the reverse sweep.
+  bool stillInMemory(const llvm::LoadInst &L);
+  /// The primal's instructions that may write memory.
+  std::optional<llvm::SmallVector<llvm::Instruction *, 16>> Writers;
+  /// \p Orig is an induction variable of a counted loop that contains the
+  /// block being reversed: its value is in a slot, no tape needed.
+  const Recurrence *inductionInScope(const llvm::Value *Orig) const;
+  llvm::Value *inductionInReverse(const Recurrence &R);
+  /// Constant, available at function level, or an induction variable.
+  bool availableWithoutTape(const llvm::Value *V) const;
+  /// On the reverse edge into \p To from \p From (the reverse of a loop
+  /// exit), sets the slots of the counted loops it enters.
+  void enterCountedLoops(llvm::BasicBlock *From, llvm::BasicBlock *To);
+  /// For a block entered from one of two predecessors, the conditional
+  /// branch of its immediate dominator whose direction decides which one
+  /// (an if-then-else or a guard): the reverse sweep recomputes the
+  /// condition instead of reading the predecessor's index from the tape.
+  struct DecidingBranch {
+    llvm::Value *Cond;
+    unsigned IfTrue, IfFalse; ///< Indices into Preds[BB].
+  };
+  std::optional<DecidingBranch> decidingBranch(llvm::BasicBlock *BB);
+  llvm::DenseMap<llvm::BasicBlock *, std::optional<DecidingBranch>> Deciding;
+  /// Where a counted loop's counter started, set where the reverse sweep
+  /// enters the loop.
+  llvm::AllocaInst *startSlot(const CountedLoop &CL);
+  llvm::DenseMap<const llvm::BasicBlock *, llvm::AllocaInst *> StartSlots;
+  /// The reverse terminator of a counted loop's header.
+  void emitCountedHeaderTerminator(const CountedLoop &CL,
+                                   llvm::ArrayRef<std::pair<llvm::PHINode *,
+                                                            llvm::Value *>>
+                                       PhiAdjoints);
   /// The shadow \p S of GEP \p Orig, recomputed from its base's shadow.
   llvm::Value *recomputeShadowInReverse(llvm::Value *Orig, llvm::Value *S,
                                         llvm::Instruction *User);
-  bool isDirectlyAvailable(llvm::Value *Orig);
+  /// Outside loops and on every path: computed once per call. A gradient
+  /// uses it directly; a split adjoint reads it from the return block's
+  /// record, the first one its reverse sweep pops.
+  bool isDirectlyAvailable(const llvm::Value *Orig) const;
   /// The shadow of a primal pointer in the forward sweep.
   llvm::Value *shadowInForward(llvm::Value *Orig, llvm::Instruction *User);
   llvm::Value *cloneOf(llvm::Value *Orig) {
@@ -122,6 +173,9 @@ private:
   ActivityAnalysis AA;
   llvm::DominatorTree DT;
   llvm::LoopInfo LI;
+  const CountedLoopMap &Counted;
+  llvm::DenseMap<const llvm::PHINode *, const Recurrence *> Inductions;
+  llvm::DenseMap<const llvm::PHINode *, llvm::AllocaInst *> InductionSlots;
   llvm::ValueToValueMapTy VMap;
   llvm::DenseMap<const llvm::Value *, llvm::Value *> Shadows;
   /// Shadows allocated on the heap, freed when the reverse sweep reaches the

@@ -1,10 +1,10 @@
 ; Reverse mode of a loop with a branch inside: s += (a[i] > 0 ? a[i]^2 : a[i]).
-; Every executed block pushes its own record and its reverse block pops it
-; (loop: the index i, from which the reverse sweep recomputes the shadow
-; address da + i, and the header's predecessor; sq: i again, from which v
-; is loaded again for the square's adjoint (f writes no memory);
-; latch: which of sq/loop it came from). The reverse latch switches to the
-; edge block of the path taken, which routes the phi's adjoint to v2 or v.
+; Nothing is taped. The loop is counted (CountedLoops.cpp): the reverse sweep
+; keeps i in a slot, set to n - 1 where it enters the loop and decremented on
+; each back edge, and leaves when i is back at 0. Addresses (a + i, da + i)
+; are recomputed from i, v is loaded again (f writes no memory), and the
+; latch's predecessor is decided by recomputing a[i] > 0, which routes the
+; phi's adjoint to v2 or v.
 ; RUN: %opt_ad -passes=ad %s -S | FileCheck %s
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
@@ -47,73 +47,43 @@ declare double @__ad_autodiff(ptr, ...)
 
 ; CHECK-LABEL: define internal void @f.ad.gradient(
 ; CHECK-SAME:    ptr [[A:%[0-9]+]], i64 [[N:%[0-9]+]], ptr [[DA:%[0-9]+]], double [[SEED:%[0-9]+]])
-; CHECK-LABEL: loop:
-; CHECK-NEXT:    %from = phi i32 [ 0, %latch ], [ 1, %entry ]
-; CHECK:         %p.shadow = getelementptr inbounds double, ptr [[DA]], i64 %i
-; CHECK:         [[RL:%.*]] = call ptr @__ad_tape_push(ptr %tape, i64 16)
-; CHECK-NEXT:    [[RL0:%.*]] = getelementptr inbounds i8, ptr [[RL]], i64 0
-; CHECK-NEXT:    store i64 %i, ptr [[RL0]]
-; CHECK-NEXT:    [[RL8:%.*]] = getelementptr inbounds i8, ptr [[RL]], i64 8
-; CHECK-NEXT:    store i32 %from, ptr [[RL8]]
-; CHECK-NEXT:    br i1 %pos, label %sq, label %latch
-; CHECK-LABEL: sq:
-; CHECK-NEXT:    %v2 = fmul double %v, %v
-; CHECK-NEXT:    [[RS:%.*]] = call ptr @__ad_tape_push(ptr %tape, i64 8)
-; CHECK-NEXT:    [[RS0:%.*]] = getelementptr inbounds i8, ptr [[RS]], i64 0
-; CHECK-NEXT:    store i64 %i, ptr [[RS0]]
-; CHECK-NEXT:    br label %latch
-; CHECK-LABEL: latch:
-; CHECK-NEXT:    %from1 = phi i32 [ 0, %sq ], [ 1, %loop ]
-; CHECK-NEXT:    %t = phi double [ %v2, %sq ], [ %v, %loop ]
-; CHECK:         call ptr @__ad_tape_push(ptr %tape,
-; CHECK:         store i32 %from1, ptr
-; CHECK-NEXT:    br i1 %done, label %exit, label %loop
+; CHECK-NOT:     __ad_tape_push
+; CHECK:         %i.last = add i64 [[N]], -1
+; CHECK-NOT:     __ad_tape_push
+; CHECK-LABEL: exit:
 
 ; CHECK-LABEL: rev.loop:
-; CHECK-NEXT:    [[PL:%.*]] = call ptr @__ad_tape_pop(ptr %tape, i64 16)
-; CHECK-NEXT:    [[PL0:%.*]] = getelementptr inbounds i8, ptr [[PL]], i64 0
-; CHECK-NEXT:    %i.saved = load i64, ptr [[PL0]]
-; CHECK-NEXT:    %p.shadow.re = getelementptr inbounds double, ptr [[DA]], i64 %i.saved
-; CHECK-NEXT:    [[PL8:%.*]] = getelementptr inbounds i8, ptr [[PL]], i64 8
-; CHECK-NEXT:    %from.saved = load i32, ptr [[PL8]]
-; v = *p: the shadow of this iteration's element += dv
-; CHECK-NEXT:    %v.d = load double, ptr %v.adj
-; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %v.adj
-; CHECK-NEXT:    [[SH0:%.*]] = load double, ptr %p.shadow.re
-; CHECK-NEXT:    [[SH1:%.*]] = fadd double [[SH0]], %v.d
-; CHECK-NEXT:    store double [[SH1]], ptr %p.shadow.re
-; CHECK:         switch i32 %from.saved, label %rev.edge.latch.loop [
-; CHECK-NEXT:      i32 1, label %rev.edge.entry.loop
-; CHECK-NEXT:    ]
+; CHECK-NEXT:    %i.rev = load i64, ptr %i.rev.slot
+; CHECK-NEXT:    %p.shadow.re = getelementptr inbounds double, ptr [[DA]], i64 %i.rev
+; CHECK:         %first.iteration = icmp eq i64 %i.rev, %loop.start
+; CHECK-NEXT:    br i1 %first.iteration, label %rev.loop.enter.loop, label %rev.loop.back.loop
 
 ; CHECK-LABEL: rev.sq:
-; CHECK-NEXT:    [[PS:%.*]] = call ptr @__ad_tape_pop(ptr %tape, i64 8)
-; CHECK-NEXT:    [[PS0:%.*]] = getelementptr inbounds i8, ptr [[PS]], i64 0
-; CHECK-NEXT:    [[IS:%.*]] = load i64, ptr [[PS0]]
+; CHECK-NEXT:    [[IS:%.*]] = load i64, ptr %i.rev.slot
 ; CHECK-NEXT:    %p.re = getelementptr inbounds double, ptr [[A]], i64 [[IS]]
 ; CHECK-NEXT:    %v.re = load double, ptr %p.re
 ; CHECK-NEXT:    %v2.d = load double, ptr %v2.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %v2.adj
-; CHECK-NEXT:    [[D1:%.*]] = fmul double %v.re, %v2.d
-; CHECK:         store double %{{.*}}, ptr %v.adj
-; CHECK-NEXT:    [[D2:%.*]] = fmul double %v.re, %v2.d
-; CHECK:         store double %{{.*}}, ptr %v.adj
-; CHECK-NEXT:    br label %rev.loop
+; CHECK-NEXT:    fmul double %v.re, %v2.d
 
 ; CHECK-LABEL: rev.latch:
-; CHECK-NEXT:    [[PT:%.*]] = call ptr @__ad_tape_pop(ptr %tape, i64 8)
-; CHECK:         %from1.saved = load i32, ptr
-; CHECK:         %t.d = load double, ptr %t.adj
-; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %t.adj
-; CHECK-NEXT:    switch i32 %from1.saved, label %rev.edge.sq.latch [
-; CHECK-NEXT:      i32 1, label %rev.edge.loop.latch
-; CHECK-NEXT:    ]
+; CHECK-NEXT:    [[IL:%.*]] = load i64, ptr %i.rev.slot
+; CHECK-NEXT:    [[PL:%.*]] = getelementptr inbounds double, ptr [[A]], i64 [[IL]]
+; CHECK-NEXT:    [[VL:%.*]] = load double, ptr [[PL]]
+; CHECK-NEXT:    %pos.re = fcmp ogt double [[VL]], 0.000000e+00
+; CHECK:         br i1 %pos.re, label %rev.edge.sq.latch, label %rev.edge.loop.latch
 
-; CHECK-LABEL: rev.edge.latch.loop:
-; CHECK-NEXT:    [[E0:%.*]] = load double, ptr %s.next.adj
-; CHECK-NEXT:    [[E1:%.*]] = fadd double [[E0]], %s.d
-; CHECK-NEXT:    store double [[E1]], ptr %s.next.adj
+; Entering the reverse loop from its exit: i = n - 1, and i started at 0.
+; CHECK-LABEL: rev.exit:
+; CHECK-NEXT:    store i64 %i.last, ptr %i.rev.slot
+; CHECK-NEXT:    store i64 0, ptr %loop.rev.start
 ; CHECK-NEXT:    br label %rev.latch
+
+; CHECK-NOT:     __ad_tape_pop
+; CHECK-LABEL: rev.loop.back.loop:
+; CHECK-NEXT:    [[PREV:%.*]] = sub i64 %i.rev, 1
+; CHECK-NEXT:    store i64 [[PREV]], ptr %i.rev.slot
+; CHECK:         br label %rev.latch
 ; CHECK-LABEL: rev.edge.sq.latch:
 ; CHECK-NEXT:    [[E2:%.*]] = load double, ptr %v2.adj
 ; CHECK-NEXT:    [[E3:%.*]] = fadd double [[E2]], %t.d

@@ -1,5 +1,7 @@
-; Reverse mode of a loop of unknown trip count: acc = x^n by repeated
-; multiplication. Each executed iteration pushes one record holding the value
+; Reverse mode of a loop of unknown trip count: acc = x^k by repeated
+; multiplication until it exceeds 100 or k = n, a count that depends on the
+; values computed, so the loop is not counted (CountedLoops.cpp) and its
+; reverse follows the tape. Each executed iteration pushes one record holding the value
 ; the reverse sweep needs (acc, the other operand of the fmul) and which
 ; predecessor the loop header came from; the loop's reverse block pops it,
 ; and switches on it to the back edge (adjoint of acc flows to acc.next) or
@@ -18,7 +20,9 @@ loop:
   %acc = phi double [ 1.0, %entry ], [ %acc.next, %loop ]
   %acc.next = fmul double %acc, %x
   %i.next = add i32 %i, 1
-  %done = icmp eq i32 %i.next, %n
+  %big = fcmp ogt double %acc.next, 100.0
+  %count = icmp eq i32 %i.next, %n
+  %done = or i1 %big, %count
   br i1 %done, label %exit, label %loop
 
 exit:

@@ -63,4 +63,5 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK-NEXT:    [[L0:%.*]] = load double, ptr %p.shadow
 ; CHECK-NEXT:    [[L1:%.*]] = fadd double [[L0]], %v.d
 ; CHECK-NEXT:    store double [[L1]], ptr %p.shadow
-; CHECK-NEXT:    switch i32 %from.saved
+; Which side of the branch ran is its condition, recomputed (no tape).
+; CHECK-NEXT:    br i1 %c, label %rev.edge.l.j, label %rev.edge.r.j

@@ -1,8 +1,9 @@
 ; Reverse mode of a recursive function, pw(x, n) = pw(x, n - 1) * x. The
 ; gradient calls the augmented forward sweep, which calls itself; the adjoint
 ; calls itself in turn. In split form the argument x is not available in the
-; adjoint, so the augmented sweep records both x and r for m = r * x, and the
-; adjoint reads them back in the order they were written.
+; adjoint, so the augmented sweep records r for m = r * x where it is computed,
+; and x once per call in the return block's record (with the index of the
+; path taken), the first record the adjoint pops.
 ; RUN: %opt_ad -passes=ad %s -S | FileCheck %s
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
@@ -57,25 +58,25 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK-NEXT:    %n1 = sub i32 [[AN]], 1
 ; CHECK-NEXT:    [[AR:%.*]] = call double @pw.ad.augmented(double [[AX]], i32 %n1, ptr [[ATAPE]])
 ; CHECK-NEXT:    %m = fmul double [[AR]], [[AX]]
-; CHECK-NEXT:    [[REC:%.*]] = call ptr @__ad_tape_push(ptr [[ATAPE]], i64 16)
+; CHECK-NEXT:    [[REC:%.*]] = call ptr @__ad_tape_push(ptr [[ATAPE]], i64 8)
 ; CHECK-NEXT:    [[P0:%.*]] = getelementptr inbounds i8, ptr [[REC]], i64 0
-; CHECK-NEXT:    store double [[AX]], ptr [[P0]]
-; CHECK-NEXT:    [[P8:%.*]] = getelementptr inbounds i8, ptr [[REC]], i64 8
-; CHECK-NEXT:    store double [[AR]], ptr [[P8]]
+; CHECK-NEXT:    store double [[AR]], ptr [[P0]]
+; CHECK-LABEL: UnifiedReturnBlock:
+; CHECK:         [[REC2:%.*]] = call ptr @__ad_tape_push(ptr [[ATAPE]], i64 16)
+; CHECK-NEXT:    [[P1:%.*]] = getelementptr inbounds i8, ptr [[REC2]], i64 0
+; CHECK-NEXT:    store double [[AX]], ptr [[P1]]
 ; CHECK:         ret double %UnifiedRetVal
 
 ; CHECK-LABEL: define internal { double } @pw.ad.adjoint(
 ; CHECK-SAME:    double [[DM:%[0-9]+]], ptr [[DTAPE:%[0-9]+]])
 ; CHECK-LABEL: rev.rec:
-; CHECK-NEXT:    [[POP:%.*]] = call ptr @__ad_tape_pop(ptr [[DTAPE]], i64 16)
-; CHECK-NEXT:    [[Q0:%.*]] = getelementptr inbounds i8, ptr [[POP]], i64 0
-; CHECK-NEXT:    [[XS:%.*]] = load double, ptr [[Q0]]
-; CHECK-NEXT:    [[Q8:%.*]] = getelementptr inbounds i8, ptr [[POP]], i64 8
+; CHECK-NEXT:    [[POP:%.*]] = call ptr @__ad_tape_pop(ptr [[DTAPE]], i64 8)
+; CHECK-NEXT:    [[Q8:%.*]] = getelementptr inbounds i8, ptr [[POP]], i64 0
 ; CHECK-NEXT:    [[RS2:%.*]] = load double, ptr [[Q8]]
 ; CHECK-NEXT:    %m.d = load double, ptr %m.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %m.adj
 ; dr += x * dm
-; CHECK-NEXT:    [[E0:%.*]] = fmul double [[XS]], %m.d
+; CHECK-NEXT:    [[E0:%.*]] = fmul double [[XS:%.*]], %m.d
 ; CHECK-NEXT:    [[E1:%.*]] = load double, ptr %r.adj
 ; CHECK-NEXT:    [[E2:%.*]] = fadd double [[E1]], [[E0]]
 ; CHECK-NEXT:    store double [[E2]], ptr %r.adj
@@ -91,3 +92,8 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK-NEXT:    [[E6:%.*]] = load double, ptr %x.adj
 ; CHECK-NEXT:    [[E7:%.*]] = fadd double [[E6]], [[RX]]
 ; CHECK-NEXT:    store double [[E7]], ptr %x.adj
+; The return block's record is popped first, and x comes from it.
+; CHECK-LABEL: rev.UnifiedReturnBlock:
+; CHECK-NEXT:    [[POP2:%.*]] = call ptr @__ad_tape_pop(ptr [[DTAPE]], i64 16)
+; CHECK-NEXT:    [[Q0:%.*]] = getelementptr inbounds i8, ptr [[POP2]], i64 0
+; CHECK-NEXT:    [[XS]] = load double, ptr [[Q0]]

@@ -1,0 +1,26 @@
+/* heap_peak.h - live and peak heap bytes of this process (heap_peak.c).
+ *
+ * Linking heap_peak.c into a program replaces its malloc family, so every
+ * allocation counts: the program's own, the C++ runtime's, and the tape the
+ * plugin's generated code allocates at run time. */
+#ifndef HEAP_PEAK_H
+#define HEAP_PEAK_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bytes allocated and not yet freed (usable sizes, as malloc_usable_size). */
+size_t heap_live_bytes(void);
+/* The largest heap_live_bytes() since the last heap_reset_peak(). */
+size_t heap_peak_bytes(void);
+/* Starts a new peak at the current live size. */
+void heap_reset_peak(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HEAP_PEAK_H */

@@ -1,0 +1,158 @@
+//===- CountedLoops.cpp - Loops the reverse sweep can run without a tape --===//
+#include "modes/CountedLoops.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Constants.h"
+#include <algorithm>
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/LCSSA.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+
+using namespace llvm;
+
+namespace ad {
+
+namespace {
+
+/// The induction variables of \p L that the reverse sweep can count down:
+/// affine, constant step, never revisiting a value (so "back at the start"
+/// means "first iteration"), last value expandable in the preheader.
+SmallVector<std::pair<PHINode *, const SCEVAddRecExpr *>, 2>
+countableRecurrences(Loop &L, ScalarEvolution &SE, const SCEV *Trips,
+                     SCEVExpander &Exp) {
+  SmallVector<std::pair<PHINode *, const SCEVAddRecExpr *>, 2> Found;
+  Instruction *At = L.getLoopPreheader()->getTerminator();
+  for (PHINode &Phi : L.getHeader()->phis()) {
+    if (!Phi.getType()->isIntegerTy() && !Phi.getType()->isPointerTy())
+      continue;
+    if (!SE.isSCEVable(Phi.getType()))
+      continue;
+    auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&Phi));
+    if (!AR || AR->getLoop() != &L || !AR->isAffine() ||
+        !isa<SCEVConstant>(AR->getStepRecurrence(SE)) ||
+        cast<SCEVConstant>(AR->getStepRecurrence(SE))->getValue()->isZero())
+      continue;
+    const SCEV *Last = AR->evaluateAtIteration(
+        SE.getTruncateOrZeroExtend(Trips, SE.getEffectiveSCEVType(AR->getType())),
+        SE);
+    if (!Exp.isSafeToExpandAt(Last, At))
+      continue;
+    Found.push_back({&Phi, AR});
+  }
+  // The counter must not come back to its start within the loop: no self
+  // wrap, or a step of one, which takes 2^bits iterations to wrap. An
+  // integer counter compares cheaper than a pointer one.
+  auto IsCounter = [&](const auto &P) {
+    const APInt &Step =
+        cast<SCEVConstant>(P.second->getStepRecurrence(SE))->getAPInt();
+    return P.first->getType()->isIntegerTy() &&
+           (P.second->hasNoSelfWrap() || Step.isOne() || Step.isAllOnes());
+  };
+  auto Counter = find_if(Found, IsCounter);
+  if (Counter == Found.end())
+    Counter = find_if(Found, [](const auto &P) { return P.second->hasNoSelfWrap(); });
+  if (Counter == Found.end())
+    return {};
+  std::rotate(Found.begin(), Counter, Counter + 1);
+  return Found;
+}
+
+} // namespace
+
+/// Values a loop computes and code after it uses (the last index of an
+/// unrolled loop, where its remainder starts) become expressions of the
+/// values the loop started from, so the reverse sweep recomputes them
+/// instead of taping them once per execution of the loop.
+static void rewriteExitValues(Function &F, FunctionAnalysisManager &FAM) {
+  auto &LI = FAM.getResult<LoopAnalysis>(F);
+  if (LI.empty())
+    return;
+  auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+  auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+  auto &TLI = FAM.getResult<TargetLibraryAnalysis>(F);
+  auto &TTI = FAM.getResult<TargetIRAnalysis>(F);
+  bool Changed = false;
+  for (Loop *L : LI)
+    Changed |= formLCSSARecursively(*L, DT, &LI, &SE);
+  SCEVExpander Exp(SE, "ad.exit");
+  SmallVector<WeakTrackingVH, 16> Dead;
+  for (Loop *L : LI.getLoopsInPreorder())
+    Changed |= rewriteLoopExitValues(L, &LI, &TLI, &SE, &TTI, Exp, &DT,
+                                     AlwaysRepl, Dead) > 0;
+  Exp.clear();
+  RecursivelyDeleteTriviallyDeadInstructionsPermissive(Dead);
+  // The LCSSA phis left over only add values to differentiate.
+  for (BasicBlock &BB : F)
+    if (BB.getSinglePredecessor())
+      Changed |= FoldSingleEntryPHINodes(&BB);
+  if (Changed)
+    FAM.invalidate(F, PreservedAnalyses::none());
+}
+
+CountedLoopMap materializeCountedLoops(Function &F,
+                                       FunctionAnalysisManager &FAM) {
+  rewriteExitValues(F, FAM);
+  CountedLoopMap Result;
+  auto &LI = FAM.getResult<LoopAnalysis>(F);
+  auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+  SCEVExpander Exp(SE, "ad.last");
+  // Literal expansion reuses the loops' own phis for outer induction
+  // variables instead of adding a canonical counter to them.
+  Exp.disableCanonicalMode();
+  // Candidates first: expanding changes the function, not its loops.
+  struct Candidate {
+    Loop *L;
+    SmallVector<std::pair<PHINode *, const SCEVAddRecExpr *>, 2> IVs;
+    const SCEV *Trips;
+  };
+  SmallVector<Candidate, 8> Candidates;
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    // One way in from outside, one back edge, one way out: the reverse loop
+    // is entered only where the forward one was left, with the counter at
+    // its last value.
+    if (!L->getLoopPreheader() || !L->getLoopLatch() ||
+        !L->getExitingBlock() || pred_size(L->getHeader()) != 2)
+      continue;
+    const SCEV *Trips = SE.getBackedgeTakenCount(L);
+    if (isa<SCEVCouldNotCompute>(Trips))
+      continue;
+    auto IVs = countableRecurrences(*L, SE, Trips, Exp);
+    if (!IVs.empty())
+      Candidates.push_back({L, std::move(IVs), Trips});
+  }
+  for (Candidate &C : Candidates) {
+    CountedLoop CL;
+    CL.Header = C.L->getHeader();
+    CL.Preheader = C.L->getLoopPreheader();
+    CL.Latch = C.L->getLoopLatch();
+    Instruction *At = CL.Preheader->getTerminator();
+    for (auto [Phi, AR] : C.IVs) {
+      Recurrence R;
+      R.Phi = Phi;
+      R.Start = Phi->getIncomingValueForBlock(CL.Preheader);
+      R.Step = cast<SCEVConstant>(AR->getStepRecurrence(SE))->getValue();
+      const SCEV *Last = AR->evaluateAtIteration(
+          SE.getTruncateOrZeroExtend(C.Trips,
+                                     SE.getEffectiveSCEVType(AR->getType())),
+          SE);
+      R.Last = Exp.expandCodeFor(Last, Phi->getType(), At);
+      R.Last->setName(Phi->getName() + ".last");
+      CL.IVs.push_back(R);
+    }
+    Result[CL.Header] = std::move(CL);
+  }
+  Exp.clear();
+  if (!Candidates.empty())
+    FAM.invalidate(F, PreservedAnalyses::none());
+  return Result;
+}
+
+} // namespace ad

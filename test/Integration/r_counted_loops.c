@@ -1,0 +1,122 @@
+// Works (keep it working): loops the reverse sweep runs by counting its
+// induction variables down (modes/CountedLoops.cpp) instead of reading the
+// path from the tape: a matrix product with restrict pointers (its loads are
+// repeated in the reverse sweep, nothing is taped per multiply-add), a
+// triangular loop whose inner bound is the outer index (attention's causal
+// mask), a loop that counts down with a step of 3, a loop with a guard and
+// an if/else inside, and one whose trip count depends on the data (taped).
+// Each gradient is checked against its closed form.
+// RUN: %clang_ad -O0 %s -o %t.O0 -lm && %run %t.O0
+// RUN: %clang_ad -O2 %s -o %t.O2 -lm && %run %t.O2
+// RUN: %clang_ad -O2 -Rpass=ad -c %s -o /dev/null 2>&1 | FileCheck %s
+// One loop each records (the inner ones, the multiply-adds, nothing); at -O2 the loop over
+// outputs records 8 bytes per iteration (the predecessor of the join after
+// the unrolled inner loop and its remainder, which has three).
+// CHECK-DAG: remark: gradient of 'matvec' caches 0 bytes per call, 8 bytes per iteration of the loop at line {{[0-9]+}}; recomputes {{[0-9]+}} values in the reverse sweep; 3 of 3 loops reversed by counting
+// CHECK-DAG: remark: gradient of 'triangle' caches 0 bytes per call, 16 bytes per iteration of the loop at line {{[0-9]+}}; recomputes
+// CHECK-DAG: remark: gradient of 'branchy' caches 8 bytes per call; recomputes {{[0-9]+}} values in the reverse sweep; 1 of 1 loops reversed by counting
+// CHECK-DAG: remark: gradient of 'until' caches 0 bytes per call, 16 bytes per iteration of the loop at line {{[0-9]+}}; recomputes 0 values in the reverse sweep; 0 of 1 loops reversed by counting
+#include <ad.h>
+#include "ad_test.h"
+
+/* y = W x: dW[o][i] += dy[o] x[i], dx[i] += sum_o dy[o] W[o][i]. */
+void matvec(float *restrict y, const float *restrict W,
+            const float *restrict x, int n, int m) {
+  for (int o = 0; o < n; o++) {
+    float s = 0.0f;
+    for (int i = 0; i < m; i++)
+      s += W[o * m + i] * x[i];
+    y[o] = s;
+  }
+}
+
+/* sum over i, j <= i of x[i] * x[j]: d/dx[k] = sum_{j<=k} x[j] + sum_{i>=k} x[i]. */
+double triangle(const double *x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j <= i; j++)
+      s += x[i] * x[j];
+  return s;
+}
+
+/* sum of x[i]^3 for i = n-1, n-4, ... down to 0 or more. */
+double strided(const double *x, int n) {
+  double s = 0;
+  for (int i = n - 1; i >= 0; i -= 3)
+    s += x[i] * x[i] * x[i];
+  return s;
+}
+
+/* a guard and an if/else in the body: sum of (x>0 ? x*x : -x) * k. */
+double branchy(const double *x, int n, int k) {
+  double s = 0;
+  if (k > 0)
+    for (int i = 0; i < n; i++) {
+      double v = x[i];
+      if (v > 0)
+        s += v * v * k;
+      else
+        s -= v * k;
+    }
+  return s;
+}
+
+/* the trip count depends on the data: taped. */
+double until(double x) {
+  double p = 1;
+  while (p < 1000)
+    p *= x;
+  return p;
+}
+
+int main(void) {
+  enum { N = 7, M = 5 };
+  float W[N * M], x[M], y[N], dW[N * M] = {0}, dx[M] = {0}, dy[N];
+  for (int k = 0; k < N * M; k++) W[k] = 0.1f * (k % 11) - 0.4f;
+  for (int k = 0; k < M; k++) x[k] = 0.3f * k - 0.5f;
+  for (int o = 0; o < N; o++) dy[o] = 1.0f + o;
+  __ad_autodiff((void *)matvec, y, dy, W, dW, x, dx, N, M);
+  for (int o = 0; o < N; o++) {
+    for (int i = 0; i < M; i++)
+      CHECK_CLOSE(dW[o * M + i], (1.0f + o) * x[i], 1e-6);
+    CHECK_CLOSE(dy[o], 0.0, 0); /* the seed is consumed */
+  }
+  for (int i = 0; i < M; i++) {
+    double want = 0;
+    for (int o = 0; o < N; o++) want += (1.0 + o) * W[o * M + i];
+    CHECK_CLOSE(dx[i], want, 1e-5);
+  }
+
+  double v[9], dv[9];
+  for (int k = 0; k < 9; k++) v[k] = 0.25 * k - 1.1;
+  for (int n = 0; n <= 9; n++) {
+    for (int k = 0; k < 9; k++) dv[k] = 0;
+    __ad_autodiff((void *)triangle, v, dv, n);
+    for (int k = 0; k < 9; k++) {
+      double want = 0;
+      if (k < n) {
+        for (int j = 0; j <= k; j++) want += v[j];
+        for (int i = k; i < n; i++) want += v[i];
+      }
+      CHECK_CLOSE(dv[k], want, 1e-12);
+    }
+    for (int k = 0; k < 9; k++) dv[k] = 0;
+    __ad_autodiff((void *)strided, v, dv, n);
+    for (int k = 0; k < 9; k++) {
+      int hit = k < n && (n - 1 - k) % 3 == 0;
+      CHECK_CLOSE(dv[k], hit ? 3 * v[k] * v[k] : 0.0, 1e-12);
+    }
+    for (int kk = -1; kk <= 2; kk += 3) {
+      for (int k = 0; k < 9; k++) dv[k] = 0;
+      __ad_autodiff((void *)branchy, v, dv, n, kk);
+      for (int k = 0; k < 9; k++) {
+        double want = 0;
+        if (kk > 0 && k < n) want = v[k] > 0 ? 2 * v[k] * kk : -kk;
+        CHECK_CLOSE(dv[k], want, 1e-12);
+      }
+    }
+  }
+  /* p = x^k with k the first power reaching 1000: 1.5^18 = 1477.9 */
+  CHECK_CLOSE(__ad_autodiff((void *)until, 1.5), 18 * 1477.8918800354004 / 1.5, 1e-9);
+  return ad_test_finish();
+}
