@@ -46,17 +46,16 @@ GPT2_API void layernorm_backward(float *dinp, float *dweight, float *dbias,
 /* out[B,T,OC] = inp[B,T,C] weight[OC,C]^T + bias[OC] */
 GPT2_API void matmul_forward(float *out, const float *inp, const float *weight,
                              const float *bias, int B, int T, int C, int OC);
+/* dbias may be NULL: the backward of matmul_forward_nobias. */
 GPT2_API void matmul_backward(float *dinp, float *dweight, float *dbias,
                               const float *dout, const float *inp,
                               const float *weight, int B, int T, int C, int OC);
-/* The same without a bias: the language-model head, whose weight is wte. */
+/* The forward without a bias: the language-model head, whose weight is wte.
+ * (A separate function rather than a NULL bias, so that every pointer the
+ * AD path passes has a shadow.) */
 GPT2_API void matmul_forward_nobias(float *out, const float *inp,
                                     const float *weight, int B, int T, int C,
                                     int OC);
-GPT2_API void matmul_backward_nobias(float *dinp, float *dweight,
-                                     const float *dout, const float *inp,
-                                     const float *weight, int B, int T, int C,
-                                     int OC);
 
 /* Causal multi-head self-attention. inp[B,T,3C] holds q, k, v side by side;
  * preatt and att [B,NH,T,T] are the scores before and after softmax. */

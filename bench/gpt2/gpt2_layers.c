@@ -154,7 +154,8 @@ GPT2_API void matmul_backward(float *restrict dinp, float *restrict dweight,
       for (int t = 0; t < T; t++) {
         const float *inp_bt = inp + b * T * C + t * C;
         float d = dout[b * T * OC + t * OC + o];
-        dbias[o] += d;
+        if (dbias)
+          dbias[o] += d;
         for (int i = 0; i < C; i++)
           dwrow[i] += inp_bt[i] * d;
       }
@@ -176,37 +177,6 @@ GPT2_API void matmul_forward_nobias(float *restrict out,
         for (int i = 0; i < C; i++)
           val += inp_bt[i] * wrow[i];
         out_bt[o] = val;
-      }
-    }
-  }
-}
-
-GPT2_API void matmul_backward_nobias(float *restrict dinp,
-                                     float *restrict dweight,
-                                     const float *restrict dout,
-                                     const float *restrict inp,
-                                     const float *restrict weight, int B, int T,
-                                     int C, int OC) {
-  for (int b = 0; b < B; b++) {
-    for (int t = 0; t < T; t++) {
-      const float *dout_bt = dout + b * T * OC + t * OC;
-      float *dinp_bt = dinp + b * T * C + t * C;
-      for (int o = 0; o < OC; o++) {
-        const float *wrow = weight + o * C;
-        float d = dout_bt[o];
-        for (int i = 0; i < C; i++)
-          dinp_bt[i] += wrow[i] * d;
-      }
-    }
-  }
-  for (int o = 0; o < OC; o++) {
-    float *dwrow = dweight + o * C;
-    for (int b = 0; b < B; b++) {
-      for (int t = 0; t < T; t++) {
-        const float *inp_bt = inp + b * T * C + t * C;
-        float d = dout[b * T * OC + t * OC + o];
-        for (int i = 0; i < C; i++)
-          dwrow[i] += inp_bt[i] * d;
       }
     }
   }

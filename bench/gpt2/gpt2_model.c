@@ -175,8 +175,8 @@ GPT2_API void gpt2_backward(const float *restrict params, float *restrict grads,
 
   crossentropy_backward(DACT(LOGITS, 0, 0), dlosses, ACT(PROBS, 0, 0), targets,
                         B, T, V, Vp);
-  matmul_backward_nobias(DACT(LNF, 0, 0), DPARAM(WTE, 0, 0), DACT(LOGITS, 0, 0),
-                         ACT(LNF, 0, 0), PARAM(WTE, 0, 0), B, T, C, Vp);
+  matmul_backward(DACT(LNF, 0, 0), DPARAM(WTE, 0, 0), NULL, DACT(LOGITS, 0, 0),
+                  ACT(LNF, 0, 0), PARAM(WTE, 0, 0), B, T, C, Vp);
   layernorm_backward(DACT(RESIDUAL3, L - 1, BTC), DPARAM(LNFW, 0, 0),
                      DPARAM(LNFB, 0, 0), DACT(LNF, 0, 0),
                      ACT(RESIDUAL3, L - 1, BTC), PARAM(LNFW, 0, 0),

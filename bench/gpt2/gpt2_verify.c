@@ -222,8 +222,8 @@ static void matmul_nobias_fwd(LayerCase *c) {
   matmul_forward_nobias(c->out, IN(0), IN(1), c->B, c->T, c->C, c->OC);
 }
 static void matmul_nobias_bwd(LayerCase *c) {
-  matmul_backward_nobias(DHW(0), DHW(1), c->dout, IN(0), IN(1), c->B, c->T,
-                         c->C, c->OC);
+  matmul_backward(DHW(0), DHW(1), NULL, c->dout, IN(0), IN(1), c->B, c->T,
+                  c->C, c->OC);
 }
 static void matmul_nobias_ad(LayerCase *c) {
   matmul_nobias_grad_ad(c->out, c->dout, IN(0), DAD(0), IN(1), DAD(1), c->B,

@@ -22,13 +22,20 @@ namespace ad {
 
 namespace {
 
+/// An induction variable found before anything is expanded.
+struct FoundIV {
+  PHINode *Phi;
+  const SCEVAddRecExpr *AR;
+  const SCEV *Last; ///< Its value in the last iteration.
+};
+
 /// The induction variables of \p L that the reverse sweep can count down:
 /// affine, constant step, never revisiting a value (so "back at the start"
 /// means "first iteration"), last value expandable in the preheader.
-SmallVector<std::pair<PHINode *, const SCEVAddRecExpr *>, 2>
-countableRecurrences(Loop &L, ScalarEvolution &SE, const SCEV *Trips,
-                     SCEVExpander &Exp) {
-  SmallVector<std::pair<PHINode *, const SCEVAddRecExpr *>, 2> Found;
+SmallVector<FoundIV, 2> countableRecurrences(Loop &L, ScalarEvolution &SE,
+                                             const SCEV *Trips,
+                                             SCEVExpander &Exp) {
+  SmallVector<FoundIV, 2> Found;
   Instruction *At = L.getLoopPreheader()->getTerminator();
   for (PHINode &Phi : L.getHeader()->phis()) {
     if (!Phi.getType()->isIntegerTy() && !Phi.getType()->isPointerTy())
@@ -45,20 +52,21 @@ countableRecurrences(Loop &L, ScalarEvolution &SE, const SCEV *Trips,
         SE);
     if (!Exp.isSafeToExpandAt(Last, At))
       continue;
-    Found.push_back({&Phi, AR});
+    Found.push_back({&Phi, AR, Last});
   }
   // The counter must not come back to its start within the loop: no self
   // wrap, or a step of one, which takes 2^bits iterations to wrap. An
   // integer counter compares cheaper than a pointer one.
-  auto IsCounter = [&](const auto &P) {
+  auto IsCounter = [&](const FoundIV &IV) {
     const APInt &Step =
-        cast<SCEVConstant>(P.second->getStepRecurrence(SE))->getAPInt();
-    return P.first->getType()->isIntegerTy() &&
-           (P.second->hasNoSelfWrap() || Step.isOne() || Step.isAllOnes());
+        cast<SCEVConstant>(IV.AR->getStepRecurrence(SE))->getAPInt();
+    return IV.Phi->getType()->isIntegerTy() &&
+           (IV.AR->hasNoSelfWrap() || Step.isOne() || Step.isAllOnes());
   };
   auto Counter = find_if(Found, IsCounter);
   if (Counter == Found.end())
-    Counter = find_if(Found, [](const auto &P) { return P.second->hasNoSelfWrap(); });
+    Counter = find_if(Found,
+                      [](const FoundIV &IV) { return IV.AR->hasNoSelfWrap(); });
   if (Counter == Found.end())
     return {};
   std::rotate(Found.begin(), Counter, Counter + 1);
@@ -110,8 +118,7 @@ CountedLoopMap materializeCountedLoops(Function &F,
   // Candidates first: expanding changes the function, not its loops.
   struct Candidate {
     Loop *L;
-    SmallVector<std::pair<PHINode *, const SCEVAddRecExpr *>, 2> IVs;
-    const SCEV *Trips;
+    SmallVector<FoundIV, 2> IVs;
   };
   SmallVector<Candidate, 8> Candidates;
   for (Loop *L : LI.getLoopsInPreorder()) {
@@ -126,7 +133,7 @@ CountedLoopMap materializeCountedLoops(Function &F,
       continue;
     auto IVs = countableRecurrences(*L, SE, Trips, Exp);
     if (!IVs.empty())
-      Candidates.push_back({L, std::move(IVs), Trips});
+      Candidates.push_back({L, std::move(IVs)});
   }
   for (Candidate &C : Candidates) {
     CountedLoop CL;
@@ -134,17 +141,13 @@ CountedLoopMap materializeCountedLoops(Function &F,
     CL.Preheader = C.L->getLoopPreheader();
     CL.Latch = C.L->getLoopLatch();
     Instruction *At = CL.Preheader->getTerminator();
-    for (auto [Phi, AR] : C.IVs) {
+    for (const FoundIV &IV : C.IVs) {
       Recurrence R;
-      R.Phi = Phi;
-      R.Start = Phi->getIncomingValueForBlock(CL.Preheader);
-      R.Step = cast<SCEVConstant>(AR->getStepRecurrence(SE))->getValue();
-      const SCEV *Last = AR->evaluateAtIteration(
-          SE.getTruncateOrZeroExtend(C.Trips,
-                                     SE.getEffectiveSCEVType(AR->getType())),
-          SE);
-      R.Last = Exp.expandCodeFor(Last, Phi->getType(), At);
-      R.Last->setName(Phi->getName() + ".last");
+      R.Phi = IV.Phi;
+      R.Start = IV.Phi->getIncomingValueForBlock(CL.Preheader);
+      R.Step = cast<SCEVConstant>(IV.AR->getStepRecurrence(SE))->getValue();
+      R.Last = Exp.expandCodeFor(IV.Last, IV.Phi->getType(), At);
+      R.Last->setName(IV.Phi->getName() + ".last");
       CL.IVs.push_back(R);
     }
     Result[CL.Header] = std::move(CL);

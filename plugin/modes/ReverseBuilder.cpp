@@ -753,9 +753,7 @@ Value *ReverseBuilder::inductionInReverse(const Recurrence &R) {
   Value *Fwd = VMap[R.Phi];
   if (Value *V = Records[CurBlock]->Loaded.lookup(Fwd))
     return V;
-  AllocaInst *&Slot = InductionSlots[R.Phi];
-  if (!Slot)
-    Slot = scratchSlot(R.Phi->getType(), R.Phi->getName() + ".rev.slot");
+  AllocaInst *Slot = inductionSlot(R);
   auto *L = new LoadInst(R.Phi->getType(), Slot, R.Phi->getName() + ".rev",
                          /*isVolatile=*/false, Slot->getAlign());
   return placeWithRecord(L, Fwd);
@@ -769,17 +767,20 @@ void ReverseBuilder::enterCountedLoops(BasicBlock *From, BasicBlock *To) {
     auto It = Counted.find(L->getHeader());
     if (It == Counted.end())
       continue;
-    for (const Recurrence &R : It->second.IVs) {
-      AllocaInst *&Slot = InductionSlots[R.Phi];
-      if (!Slot)
-        Slot = scratchSlot(R.Phi->getType(), R.Phi->getName() + ".rev.slot");
-      Inits.push_back({primalInReverse(R.Last), Slot});
-    }
+    for (const Recurrence &R : It->second.IVs)
+      Inits.push_back({primalInReverse(R.Last), inductionSlot(R)});
     const Recurrence &Counter = It->second.IVs[0];
     Inits.push_back({primalInReverse(Counter.Start), startSlot(It->second)});
   }
   for (auto &[V, Slot] : Inits)
     B.CreateStore(V, Slot);
+}
+
+AllocaInst *ReverseBuilder::inductionSlot(const Recurrence &R) {
+  AllocaInst *&Slot = InductionSlots[R.Phi];
+  if (!Slot)
+    Slot = scratchSlot(R.Phi->getType(), R.Phi->getName() + ".rev.slot");
+  return Slot;
 }
 
 AllocaInst *ReverseBuilder::startSlot(const CountedLoop &CL) {
@@ -821,7 +822,7 @@ void ReverseBuilder::emitCountedHeaderTerminator(
         V->getType()->isPointerTy()
             ? B.CreateGEP(B.getInt8Ty(), V, ConstantExpr::getNeg(R.Step))
             : B.CreateSub(V, R.Step);
-    B.CreateStore(Previous, InductionSlots[R.Phi]);
+    B.CreateStore(Previous, inductionSlot(R));
   }
   PhiEdge(CL.Latch);
   B.CreateBr(RevBlocks[CL.Latch]);
@@ -958,21 +959,22 @@ Value *ReverseBuilder::recomputeInReverse(Value *Orig, unsigned Depth) {
   if (Value *V = R.Loaded.lookup(Fwd))
     return V;
   SmallVector<Value *, 4> Ops;
-  for (const Use &U : I->operands()) {
-    Value *Op = U.get();
-    Value *V = nullptr;
-    if (availableWithoutTape(Op))
-      V = primalInReverse(Op);
-    else if (!(V = recomputeInReverse(Op, Depth + 1)))
-      V = fromForward(VMap[Op], /*Direct=*/false);
-    Ops.push_back(V);
-  }
+  for (const Use &U : I->operands())
+    Ops.push_back(operandInReverse(U.get(), Depth + 1));
   Instruction *C = I->clone();
   for (auto [K, V] : enumerate(Ops))
     C->setOperand(K, V);
   C->setName(I->getName() + ".re");
   ++Recomputed;
   return placeWithRecord(C, Fwd);
+}
+
+Value *ReverseBuilder::operandInReverse(Value *Op, unsigned Depth) {
+  if (availableWithoutTape(Op))
+    return primalInReverse(Op);
+  if (Value *V = recomputeInReverse(Op, Depth))
+    return V;
+  return fromForward(VMap[Op], /*Direct=*/false);
 }
 
 bool ReverseBuilder::recomputableWithoutTape(Value *V, unsigned Depth) {
@@ -1043,13 +1045,8 @@ Value *ReverseBuilder::recomputePhiInReverse(PHINode *Phi, unsigned Depth) {
   if (Value *V = R.Loaded.lookup(Fwd))
     return V;
   Value *Re[3];
-  for (unsigned K = 0; K < 3; ++K) {
-    Value *Op = Ops[K];
-    if (availableWithoutTape(Op))
-      Re[K] = primalInReverse(Op);
-    else if (!(Re[K] = recomputeInReverse(Op, Depth + 1)))
-      Re[K] = fromForward(VMap[Op], /*Direct=*/false);
-  }
+  for (unsigned K = 0; K < 3; ++K)
+    Re[K] = operandInReverse(Ops[K], Depth + 1);
   auto *Sel = SelectInst::Create(Re[0], Re[1], Re[2], Phi->getName() + ".re");
   ++Recomputed;
   return placeWithRecord(Sel, Fwd);

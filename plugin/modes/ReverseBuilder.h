@@ -118,6 +118,10 @@ private:
   /// block being reversed: its value is in a slot, no tape needed.
   const Recurrence *inductionInScope(const llvm::Value *Orig) const;
   llvm::Value *inductionInReverse(const Recurrence &R);
+  llvm::AllocaInst *inductionSlot(const Recurrence &R);
+  /// An operand of a value being recomputed: at hand, recomputed itself,
+  /// or read from the current block's record.
+  llvm::Value *operandInReverse(llvm::Value *Op, unsigned Depth);
   /// Constant, available at function level, or an induction variable.
   bool availableWithoutTape(const llvm::Value *V) const;
   /// On the reverse edge into \p To from \p From (the reverse of a loop
