@@ -77,6 +77,7 @@ bool ReverseBuilder::build() {
   for (BasicBlock *BB : LiveBlocks)
     if (!buildReverseBlock(BB))
       return false;
+  initInvariantSlots();
   emitReverseEntryAndExit();
   emitRecords();
   if (Combined)
@@ -94,10 +95,11 @@ void ReverseBuilder::remarkTape() {
     BlockRecord &R = *Records[BB];
     if (!R.Pop || !R.Size)
       continue;
+    uint64_t Size = alignTo(R.Size, RecordAlign.value());
     if (Loop *L = LI.getLoopFor(BB))
-      PerIteration[L] += R.Size;
+      PerIteration[L] += Size;
     else
-      PerCall += R.Size;
+      PerCall += Size;
   }
   unsigned CountedLoops = 0;
   for (Loop *L : LI.getLoopsInPreorder())
@@ -705,22 +707,28 @@ void ReverseBuilder::emitReverseEntryAndExit() {
     B.CreateRetVoid();
 }
 
+Align ReverseBuilder::fieldAlign(const DataLayout &DL, Type *T) {
+  // A float takes 4 bytes, a flag 1: a loop's record is often just that.
+  return std::min(DL.getABITypeAlign(T), RecordAlign);
+}
+
 void ReverseBuilder::emitRecords() {
   const DataLayout &DL = Ctx.M.getDataLayout();
   for (BasicBlock *BB : LiveBlocks) {
     BlockRecord &R = *Records[BB];
     if (!R.Pop)
       continue;
-    R.Pop->setArgOperand(1, B.getInt64(R.Size));
+    // Whole records stay 8-byte aligned; fields inside are packed.
+    uint64_t Size = alignTo(R.Size, RecordAlign.value());
+    R.Pop->setArgOperand(1, B.getInt64(Size));
     auto *CloneBB = cast<BasicBlock>(VMap[BB]);
     B.SetInsertPoint(CloneBB->getTerminator());
     Value *Rec = B.CreateCall(Ctx.Runtime.tapePush(),
-                              {TapeFwd, B.getInt64(R.Size)}, "record");
+                              {TapeFwd, B.getInt64(Size)}, "record");
     for (auto &[V, Offset] : R.Fields)
       B.CreateAlignedStore(
           V, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Rec, Offset),
-          Align(8));
-    (void)DL;
+          fieldAlign(DL, V->getType()));
   }
 }
 
@@ -764,6 +772,7 @@ void ReverseBuilder::enterCountedLoops(BasicBlock *From, BasicBlock *To) {
   SmallVector<std::pair<Value *, AllocaInst *>, 4> Inits;
   for (Loop *L = LI.getLoopFor(To); L && !L->contains(From);
        L = L->getParentLoop()) {
+    LoopEntries[L].push_back({From, B.GetInsertBlock()});
     auto It = Counted.find(L->getHeader());
     if (It == Counted.end())
       continue;
@@ -846,12 +855,13 @@ Value *ReverseBuilder::fromForward(Value *Fwd, bool Direct) {
       R.LastLoad = R.Pop;
   }
   const DataLayout &DL = Ctx.M.getDataLayout();
-  uint64_t Offset = R.Size;
-  R.Size += alignTo(DL.getTypeStoreSize(Fwd->getType()), 8);
+  Align FieldAlign = fieldAlign(DL, Fwd->getType());
+  uint64_t Offset = alignTo(R.Size, FieldAlign);
+  R.Size = Offset + DL.getTypeStoreSize(Fwd->getType());
   PB.SetInsertPoint(RB, std::next(R.LastLoad->getIterator()));
   LoadInst *L = PB.CreateAlignedLoad(
       Fwd->getType(),
-      PB.CreateConstInBoundsGEP1_64(PB.getInt8Ty(), R.Pop, Offset), Align(8),
+      PB.CreateConstInBoundsGEP1_64(PB.getInt8Ty(), R.Pop, Offset), FieldAlign,
       Fwd->getName() + ".saved");
   R.LastLoad = L;
   R.Fields.push_back({Fwd, Offset});
@@ -870,7 +880,54 @@ Value *ReverseBuilder::primalInReverse(Value *Orig) {
   if (!Direct || !Combined)
     if (Value *V = recomputeInReverse(Orig, /*Depth=*/0))
       return V;
+  if (!Direct)
+    if (const Loop *L = invariantLoop(Orig))
+      return invariantInReverse(Orig, /*Shadow=*/false, L);
   return fromForward(VMap[Orig], Direct);
+}
+
+const Loop *ReverseBuilder::invariantLoop(const Value *Orig) const {
+  auto *I = dyn_cast<Instruction>(Orig);
+  if (!I || !CurBlock)
+    return nullptr;
+  const Loop *Outermost = nullptr;
+  for (Loop *L = LI.getLoopFor(CurBlock); L && !L->contains(I->getParent());
+       L = L->getParentLoop())
+    Outermost = L;
+  return Outermost;
+}
+
+Value *ReverseBuilder::invariantInReverse(Value *Orig, bool Shadow,
+                                          const Loop *L) {
+  Value *Fwd = Shadow ? Shadows.lookup(Orig) : static_cast<Value *>(VMap[Orig]);
+  if (Value *V = Records[CurBlock]->Loaded.lookup(Fwd))
+    return V;
+  auto [It, New] = InvariantIndex.try_emplace({Fwd, L}, Invariants.size());
+  if (New)
+    Invariants.push_back(
+        {Orig, Shadow, L,
+         scratchSlot(Fwd->getType(), Fwd->getName() + ".invariant")});
+  AllocaInst *Slot = Invariants[It->second].Slot;
+  auto *Load = new LoadInst(Fwd->getType(), Slot, Fwd->getName() + ".inv",
+                            /*isVolatile=*/false, Slot->getAlign());
+  return placeWithRecord(Load, Fwd);
+}
+
+void ReverseBuilder::initInvariantSlots() {
+  // Each slot is set where the reverse sweep enters its loop, from the
+  // record (or recomputation) of the block it enters from; that may ask for
+  // more slots, of loops around that block, which the loop then reaches.
+  for (unsigned K = 0; K < Invariants.size(); ++K) {
+    InvariantSlot Inv = Invariants[K];
+    for (auto [From, Edge] : LoopEntries.lookup(Inv.L)) {
+      CurBlock = From;
+      Instruction *At = Edge->getTerminator();
+      B.SetInsertPoint(At);
+      Value *V = Inv.Shadow ? shadowInReverse(Inv.Orig, At)
+                            : primalInReverse(Inv.Orig);
+      B.CreateStore(V, Inv.Slot);
+    }
+  }
 }
 
 /// One cheap, pure operation: a negation, a cast, address arithmetic, or
@@ -948,10 +1005,17 @@ Value *ReverseBuilder::recomputeInReverse(Value *Orig, unsigned Depth) {
     return nullptr;
   // Never more to tape than taping the value itself: at most one operand
   // may have to come from the tape (a value used by several recomputed
-  // ones, like x in -x and 1 - x, is then taped once for all of them).
+  // ones, like x in -x and 1 - x, is then taped once for all of them), and
+  // not a wider one (a float compared with the running maximum: tape the
+  // flag, not the maximum).
+  const DataLayout &DL = Ctx.M.getDataLayout();
   unsigned FromTape = 0;
   for (const Use &U : I->operands())
-    FromTape += !recomputableWithoutTape(U, Depth + 1);
+    if (!recomputableWithoutTape(U, Depth + 1)) {
+      ++FromTape;
+      if (DL.getTypeStoreSize(U->getType()) > DL.getTypeStoreSize(I->getType()))
+        return nullptr;
+    }
   if (FromTape > 1)
     return nullptr;
   BlockRecord &R = *Records[CurBlock];
@@ -974,6 +1038,8 @@ Value *ReverseBuilder::operandInReverse(Value *Op, unsigned Depth) {
     return primalInReverse(Op);
   if (Value *V = recomputeInReverse(Op, Depth))
     return V;
+  if (const Loop *L = invariantLoop(Op))
+    return invariantInReverse(Op, /*Shadow=*/false, L);
   return fromForward(VMap[Op], /*Direct=*/false);
 }
 
@@ -1078,6 +1144,9 @@ Value *ReverseBuilder::shadowInReverse(Value *Orig, Instruction *User) {
   if (!Direct || !Combined)
     if (Value *V = recomputeShadowInReverse(Orig, S, User))
       return V;
+  if (!Direct)
+    if (const Loop *L = invariantLoop(Orig))
+      return invariantInReverse(Orig, /*Shadow=*/true, L);
   return fromForward(S, Direct);
 }
 

@@ -64,6 +64,10 @@ private:
   void emitReverseTerminator(llvm::BasicBlock *BB);
   void emitReverseEntryAndExit();
   void emitRecords();
+  /// Records start 8-byte aligned (the tape's unit); a field is aligned to
+  /// its type, at most that.
+  static constexpr llvm::Align RecordAlign = llvm::Align::Constant<8>();
+  static llvm::Align fieldAlign(const llvm::DataLayout &DL, llvm::Type *T);
   void dropUnusedTape();
   /// -Rpass=ad: the bytes the tape holds per call and per loop iteration.
   void remarkTape();
@@ -137,6 +141,29 @@ private:
   };
   std::optional<DecidingBranch> decidingBranch(llvm::BasicBlock *BB);
   llvm::DenseMap<llvm::BasicBlock *, std::optional<DecidingBranch>> Deciding;
+  /// Values defined outside the loops around the block being reversed are
+  /// the same in every iteration: instead of recording them per iteration,
+  /// the reverse sweep reads them once where it enters the outermost such
+  /// loop (the reverse of its exit) into a slot.
+  const llvm::Loop *invariantLoop(const llvm::Value *Orig) const;
+  llvm::Value *invariantInReverse(llvm::Value *Orig, bool Shadow,
+                                  const llvm::Loop *L);
+  void initInvariantSlots();
+  struct InvariantSlot {
+    llvm::Value *Orig;
+    bool Shadow;
+    const llvm::Loop *L;
+    llvm::AllocaInst *Slot;
+  };
+  llvm::SmallVector<InvariantSlot, 8> Invariants;
+  llvm::DenseMap<std::pair<const llvm::Value *, const llvm::Loop *>, unsigned>
+      InvariantIndex;
+  /// Where the reverse sweep enters each loop: (block it comes from, block
+  /// holding the edge's code).
+  llvm::DenseMap<const llvm::Loop *,
+                 llvm::SmallVector<std::pair<llvm::BasicBlock *,
+                                             llvm::BasicBlock *>, 2>>
+      LoopEntries;
   /// Where a counted loop's counter started, set where the reverse sweep
   /// enters the loop.
   llvm::AllocaInst *startSlot(const CountedLoop &CL);
