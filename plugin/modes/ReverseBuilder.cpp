@@ -607,6 +607,8 @@ void ReverseBuilder::emitReverseTerminator(BasicBlock *BB) {
     }
     return;
   }
+  if (emitReplayedJoin(BB, EmitEdge))
+    return;
   Value *From = fromForward(PredIndex[BB], /*Direct=*/false);
   SmallVector<BasicBlock *, 4> Edges;
   for (BasicBlock *Pred : P)
@@ -665,6 +667,100 @@ ReverseBuilder::decidingBranch(BasicBlock *BB) {
   return It->second;
 }
 
+bool ReverseBuilder::emitReplayedJoin(
+    BasicBlock *J, function_ref<void(BasicBlock *)> EmitEdge) {
+  // Which predecessor J was entered from is where the branches from its
+  // immediate dominator D led. When every condition on the way can be
+  // computed again at J's reverse block without the tape, the reverse
+  // replays them: a copy of the branches from D to J, with each loop on
+  // the way (not around J) stepped over to its one exit.
+  SmallVector<BasicBlock *, 2> &P = Preds[J];
+  DomTreeNode *Node = DT.getNode(J);
+  if (LI.isLoopHeader(J) || !Node || !Node->getIDom())
+    return false;
+  BasicBlock *D = Node->getIDom()->getBlock();
+  Loop *LJ = LI.getLoopFor(J);
+  struct Step {
+    Value *Cond = nullptr; ///< Null: unconditional.
+    SmallVector<std::pair<BasicBlock *, BasicBlock *>, 2> Next; ///< (to, via)
+  };
+  MapVector<BasicBlock *, Step> Plan;
+  DenseSet<BasicBlock *> Active;
+  constexpr unsigned MaxBlocks = 64;
+  auto Legal = [&](Value *Cond) {
+    auto *I = dyn_cast<Instruction>(Cond);
+    return !I || DT.dominates(I->getParent(), J) ||
+           speculatableWithoutTape(Cond, 0);
+  };
+  std::function<bool(BasicBlock *)> Visit = [&](BasicBlock *X) -> bool {
+    if (Plan.count(X))
+      return !Active.count(X); // A cycle is not a replayable region.
+    if (Plan.size() >= MaxBlocks)
+      return false;
+    auto *Br = dyn_cast<BranchInst>(X->getTerminator());
+    if (!Br || (Br->isConditional() && !Legal(Br->getCondition())))
+      return false;
+    Plan[X].Cond = Br->isConditional() ? Br->getCondition() : nullptr;
+    Active.insert(X);
+    for (BasicBlock *S : successors(X)) {
+      BasicBlock *Via = X;
+      while (S != J && LI.isLoopHeader(S) && !LI.getLoopFor(S)->contains(J)) {
+        Loop *L = LI.getLoopFor(S);
+        if (!L->getExitBlock() || !L->getExitingBlock())
+          return false;
+        Via = L->getExitingBlock();
+        S = L->getExitBlock();
+      }
+      if (S == J) {
+        if (!is_contained(P, Via))
+          return false;
+      } else if (S == D || !DT.dominates(D, S) ||
+                 (LJ && (!LJ->contains(S) || S == LJ->getHeader())) ||
+                 !Visit(S)) {
+        return false;
+      }
+      Plan[X].Next.push_back({S, Via});
+    }
+    Active.erase(X);
+    return true;
+  };
+  if (!Visit(D))
+    return false;
+  DenseMap<BasicBlock *, BasicBlock *> EdgeOf;
+  for (auto &[X, St] : Plan)
+    for (auto &[To, Via] : St.Next)
+      if (To == J)
+        EdgeOf[Via] = nullptr;
+  if (EdgeOf.size() != P.size())
+    return false;
+
+  LLVMContext &C = Ctx.M.getContext();
+  for (BasicBlock *Pred : P)
+    EdgeOf[Pred] = BasicBlock::Create(
+        C, "rev.edge." + Pred->getName() + "." + J->getName(), RevF);
+  DenseMap<BasicBlock *, BasicBlock *> Replay;
+  for (auto &[X, St] : Plan)
+    Replay[X] = BasicBlock::Create(
+        C, "rev.replay." + X->getName() + "." + J->getName(), RevF);
+  B.CreateBr(Replay[D]);
+  for (auto &[X, St] : Plan) {
+    B.SetInsertPoint(Replay[X]);
+    auto Target = [&](auto &Edge) {
+      return Edge.first == J ? EdgeOf[Edge.second] : Replay[Edge.first];
+    };
+    if (St.Cond)
+      B.CreateCondBr(primalInReverse(St.Cond), Target(St.Next[0]),
+                     Target(St.Next[1]));
+    else
+      B.CreateBr(Target(St.Next[0]));
+  }
+  for (BasicBlock *Pred : P) {
+    B.SetInsertPoint(EdgeOf[Pred]);
+    EmitEdge(Pred);
+  }
+  return true;
+}
+
 void ReverseBuilder::emitReverseEntryAndExit() {
   // Where the reverse sweep starts: seed the returned value's adjoint.
   Instruction *PrimalRet = ReturnBlock->getTerminator();
@@ -718,7 +814,7 @@ void ReverseBuilder::emitRecords() {
     BlockRecord &R = *Records[BB];
     if (!R.Pop)
       continue;
-    // Whole records stay 8-byte aligned; fields inside are packed.
+    // Whole records stay RecordAlign-aligned; fields inside are packed.
     uint64_t Size = alignTo(R.Size, RecordAlign.value());
     R.Pop->setArgOperand(1, B.getInt64(Size));
     auto *CloneBB = cast<BasicBlock>(VMap[BB]);

@@ -64,9 +64,10 @@ private:
   void emitReverseTerminator(llvm::BasicBlock *BB);
   void emitReverseEntryAndExit();
   void emitRecords();
-  /// Records start 8-byte aligned (the tape's unit); a field is aligned to
-  /// its type, at most that.
-  static constexpr llvm::Align RecordAlign = llvm::Align::Constant<8>();
+  /// Records start 4-byte aligned, so a loop whose record is one float
+  /// tapes 4 bytes an iteration; a field is aligned to its type, at most
+  /// that (wider fields are stored with the alignment the IR states).
+  static constexpr llvm::Align RecordAlign = llvm::Align::Constant<4>();
   static llvm::Align fieldAlign(const llvm::DataLayout &DL, llvm::Type *T);
   void dropUnusedTape();
   /// -Rpass=ad: the bytes the tape holds per call and per loop iteration.
@@ -140,6 +141,11 @@ private:
     unsigned IfTrue, IfFalse; ///< Indices into Preds[BB].
   };
   std::optional<DecidingBranch> decidingBranch(llvm::BasicBlock *BB);
+  /// Otherwise, for any number of predecessors: replays the branches from
+  /// the immediate dominator (see the .cpp). False, emitting nothing, when
+  /// some condition on the way needs the tape.
+  bool emitReplayedJoin(llvm::BasicBlock *J,
+                        llvm::function_ref<void(llvm::BasicBlock *)> EmitEdge);
   llvm::DenseMap<llvm::BasicBlock *, std::optional<DecidingBranch>> Deciding;
   /// Values defined outside the loops around the block being reversed are
   /// the same in every iteration: instead of recording them per iteration,

@@ -50,7 +50,7 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK-NEXT:    %i = phi i32
 ; CHECK-NEXT:    %acc = phi double [ 1.000000e+00, %entry ], [ %acc.next, %loop ]
 ; CHECK-NEXT:    %acc.next = fmul double %acc, [[X]]
-; CHECK:         [[REC:%.*]] = call ptr @__ad_tape_push(ptr %tape, i64 16)
+; CHECK:         [[REC:%.*]] = call ptr @__ad_tape_push(ptr %tape, i64 12)
 ; CHECK-NEXT:    [[A0:%.*]] = getelementptr inbounds i8, ptr [[REC]], i64 0
 ; CHECK-NEXT:    store double %acc, ptr [[A0]]
 ; CHECK-NEXT:    [[A1:%.*]] = getelementptr inbounds i8, ptr [[REC]], i64 8
@@ -63,7 +63,7 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK:         fadd double %{{.*}}, [[SEED]]
 
 ; CHECK-LABEL: rev.loop:
-; CHECK-NEXT:    [[POP:%.*]] = call ptr @__ad_tape_pop(ptr %tape, i64 16)
+; CHECK-NEXT:    [[POP:%.*]] = call ptr @__ad_tape_pop(ptr %tape, i64 12)
 ; CHECK-NEXT:    [[P0:%.*]] = getelementptr inbounds i8, ptr [[POP]], i64 0
 ; CHECK-NEXT:    %acc.saved = load double, ptr [[P0]]
 ; CHECK-NEXT:    [[P1:%.*]] = getelementptr inbounds i8, ptr [[POP]], i64 8

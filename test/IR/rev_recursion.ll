@@ -62,7 +62,7 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK-NEXT:    [[P0:%.*]] = getelementptr inbounds i8, ptr [[REC]], i64 0
 ; CHECK-NEXT:    store double [[AR]], ptr [[P0]]
 ; CHECK-LABEL: UnifiedReturnBlock:
-; CHECK:         [[REC2:%.*]] = call ptr @__ad_tape_push(ptr [[ATAPE]], i64 16)
+; CHECK:         [[REC2:%.*]] = call ptr @__ad_tape_push(ptr [[ATAPE]], i64 12)
 ; CHECK-NEXT:    [[P1:%.*]] = getelementptr inbounds i8, ptr [[REC2]], i64 0
 ; CHECK-NEXT:    store double [[AX]], ptr [[P1]]
 ; CHECK:         ret double %UnifiedRetVal
@@ -94,6 +94,6 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK-NEXT:    store double [[E7]], ptr %x.adj
 ; The return block's record is popped first, and x comes from it.
 ; CHECK-LABEL: rev.UnifiedReturnBlock:
-; CHECK-NEXT:    [[POP2:%.*]] = call ptr @__ad_tape_pop(ptr [[DTAPE]], i64 16)
+; CHECK-NEXT:    [[POP2:%.*]] = call ptr @__ad_tape_pop(ptr [[DTAPE]], i64 12)
 ; CHECK-NEXT:    [[Q0:%.*]] = getelementptr inbounds i8, ptr [[POP2]], i64 0
 ; CHECK-NEXT:    [[XS]] = load double, ptr [[Q0]]
