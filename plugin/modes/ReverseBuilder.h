@@ -86,7 +86,8 @@ private:
   bool reverseStore(llvm::StoreInst &I);
   bool reverseMaskedAccess(llvm::CallBase &I, llvm::Value *DY);
 
-  // --- Values in the reverse sweep ---
+  // --- Values in the reverse sweep (ReverseValues.cpp; loops and joins
+  // without the tape: ReverseControlFlow.cpp) ---
   /// The primal value of \p Orig, usable in the reverse block being built.
   llvm::Value *primalInReverse(llvm::Value *Orig);
   /// The shadow of primal pointer \p Orig in the reverse block being built.
@@ -222,7 +223,17 @@ private:
   llvm::BasicBlock *ReturnBlock = nullptr;
   llvm::Value *TapeFwd = nullptr, *TapeRev = nullptr;
 
-  struct BlockRecord;
+  /// The primal values one forward block saves for its reverse block:
+  /// pushed as one record when the forward block ends, popped when the
+  /// reverse block starts.
+  struct BlockRecord {
+    llvm::CallInst *Pop = nullptr; ///< In the reverse block; size set last.
+    llvm::Instruction *LastLoad = nullptr; ///< Where the next load goes.
+    llvm::SmallVector<std::pair<llvm::Value *, uint64_t>, 8>
+        Fields;                                    ///< (forward value, offset)
+    llvm::DenseMap<llvm::Value *, llvm::Value *> Loaded; ///< forward -> reverse
+    uint64_t Size = 0;
+  };
   llvm::DenseMap<llvm::BasicBlock *, BlockRecord *> Records;
   llvm::DenseMap<llvm::BasicBlock *, llvm::BasicBlock *> RevBlocks;
   llvm::DenseMap<llvm::BasicBlock *, llvm::SmallVector<llvm::BasicBlock *, 2>>

@@ -1,0 +1,349 @@
+//===- ReverseValues.cpp - Reverse mode: primal values in the reverse sweep ===//
+//
+// Where a reverse block gets a primal value: used directly, recomputed from
+// values at hand (cheap operations, loads of memory nothing overwrites, phis
+// as selects), read from a loop-entry slot, or read back from the block's
+// record on the tape.
+//
+//===----------------------------------------------------------------------===//
+#include "modes/ReverseBuilder.h"
+#include "modes/ConstantShadows.h"
+#include "rules/KnownFunctions.h"
+#include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace ad {
+
+// --- Values in the reverse sweep -------------------------------------------
+
+bool ReverseBuilder::isDirectlyAvailable(const Value *Orig) const {
+  if (isa<Argument>(Orig))
+    return true;
+  auto *I = dyn_cast<Instruction>(Orig);
+  if (!I)
+    return false;
+  const BasicBlock *BB = I->getParent();
+  return !LI.getLoopFor(BB) && DT.dominates(BB, ReturnBlock);
+}
+
+bool ReverseBuilder::availableWithoutTape(const Value *V) const {
+  return isa<Constant>(V) || isDirectlyAvailable(V) || inductionInScope(V);
+}
+
+Value *ReverseBuilder::fromForward(Value *Fwd, bool Direct) {
+  if (Direct && Combined)
+    return Fwd;
+  BasicBlock *RecBlock = Direct ? ReturnBlock : CurBlock;
+  BlockRecord &R = *Records[RecBlock];
+  if (Value *V = R.Loaded.lookup(Fwd))
+    return V;
+  IRBuilder<> PB(Ctx.M.getContext());
+  BasicBlock *RB = RevBlocks[RecBlock];
+  if (!R.Pop) {
+    PB.SetInsertPoint(RB, RB->begin());
+    R.Pop = PB.CreateCall(Ctx.Runtime.tapePop(), {TapeRev, PB.getInt64(0)},
+                          "record");
+    // Values placed before the record existed stay above what follows.
+    if (!R.LastLoad)
+      R.LastLoad = R.Pop;
+  }
+  const DataLayout &DL = Ctx.M.getDataLayout();
+  Align FieldAlign = fieldAlign(DL, Fwd->getType());
+  uint64_t Offset = alignTo(R.Size, FieldAlign);
+  R.Size = Offset + DL.getTypeStoreSize(Fwd->getType());
+  PB.SetInsertPoint(RB, std::next(R.LastLoad->getIterator()));
+  LoadInst *L = PB.CreateAlignedLoad(
+      Fwd->getType(),
+      PB.CreateConstInBoundsGEP1_64(PB.getInt8Ty(), R.Pop, Offset), FieldAlign,
+      Fwd->getName() + ".saved");
+  R.LastLoad = L;
+  R.Fields.push_back({Fwd, Offset});
+  R.Loaded[Fwd] = L;
+  return L;
+}
+
+Value *ReverseBuilder::primalInReverse(Value *Orig) {
+  if (isa<Constant>(Orig) || isa<MetadataAsValue>(Orig))
+    return Orig;
+  if (const Recurrence *R = inductionInScope(Orig))
+    return inductionInReverse(*R);
+  // Split: even a value computed once costs a record field; recomputing
+  // it from others may share theirs.
+  bool Direct = isDirectlyAvailable(Orig);
+  if (!Direct || !Combined)
+    if (Value *V = recomputeInReverse(Orig, /*Depth=*/0))
+      return V;
+  if (!Direct)
+    if (const Loop *L = invariantLoop(Orig))
+      return invariantInReverse(Orig, /*Shadow=*/false, L);
+  return fromForward(VMap[Orig], Direct);
+}
+
+static bool isCheapToRecompute(const Instruction &I) {
+  if (isa<UnaryOperator>(I) || isa<CastInst>(I) || isa<GetElementPtrInst>(I))
+    return !isa<AddrSpaceCastInst>(I);
+  if (isa<CmpInst>(I))
+    return true;
+  if (auto *BO = dyn_cast<BinaryOperator>(&I)) {
+    switch (BO->getOpcode()) {
+    case Instruction::FAdd:
+    case Instruction::FSub:
+    case Instruction::FMul:
+      return isa<Constant>(BO->getOperand(0)) ||
+             isa<Constant>(BO->getOperand(1));
+    case Instruction::Add:
+    case Instruction::Sub:
+    case Instruction::Mul:
+    case Instruction::Shl:
+    case Instruction::LShr:
+    case Instruction::AShr:
+    case Instruction::Or:
+    case Instruction::And:
+    case Instruction::Xor:
+      // Integer index arithmetic (i * C + j): one instruction, and its
+      // operands are usually induction variables or arguments at hand.
+      return true;
+    default:
+      return false;
+    }
+  }
+  return false;
+}
+
+bool ReverseBuilder::stillInMemory(const LoadInst &L) {
+  if (L.isVolatile() || !L.isSimple())
+    return false;
+  if (!Writers) {
+    Writers.emplace();
+    for (Instruction &I : instructions(*Primal)) {
+      if (auto *Call = dyn_cast<CallBase>(&I)) {
+        CalleeKind K = classifyCallee(*Call).Kind;
+        if (K == CalleeKind::NoEffect || K == CalleeKind::Math ||
+            K == CalleeKind::FPReduction)
+          continue;
+      }
+      if (I.mayWriteToMemory())
+        Writers->push_back(&I);
+    }
+  }
+  // Order does not matter: a write anywhere in the function, before the load
+  // or after it, may have changed the location by the time the reverse sweep
+  // runs (in a loop, "before" is also "after").
+  MemoryLocation Loc = MemoryLocation::get(&L);
+  AAResults &AAR = Ctx.FAM.getResult<AAManager>(*Primal);
+  return none_of(*Writers, [&](Instruction *W) {
+    return isModSet(AAR.getModRefInfo(W, Loc));
+  });
+}
+
+Value *ReverseBuilder::recomputeInReverse(Value *Orig, unsigned Depth) {
+  auto *I = dyn_cast<Instruction>(Orig);
+  if (!I || Depth > MaxRecomputeDepth)
+    return nullptr;
+  // A load can be repeated in the reverse sweep when nothing can have
+  // changed that memory in between: in a gradient (forward and reverse
+  // sweeps in one call), when no write of the function may alias it.
+  bool Reload =
+      isa<LoadInst>(I) && Combined && stillInMemory(*cast<LoadInst>(I));
+  if (auto *Phi = dyn_cast<PHINode>(I))
+    return recomputePhiInReverse(Phi, Depth);
+  if (!Reload && !isCheapToRecompute(*I))
+    return nullptr;
+  // Never more to tape than taping the value itself: at most one operand
+  // may have to come from the tape (a value used by several recomputed
+  // ones, like x in -x and 1 - x, is then taped once for all of them), and
+  // not a wider one (a float compared with the running maximum: tape the
+  // flag, not the maximum).
+  const DataLayout &DL = Ctx.M.getDataLayout();
+  unsigned FromTape = 0;
+  for (const Use &U : I->operands())
+    if (!recomputableWithoutTape(U, Depth + 1)) {
+      ++FromTape;
+      if (DL.getTypeStoreSize(U->getType()) > DL.getTypeStoreSize(I->getType()))
+        return nullptr;
+    }
+  if (FromTape > 1)
+    return nullptr;
+  BlockRecord &R = *Records[CurBlock];
+  Value *Fwd = VMap[Orig];
+  if (Value *V = R.Loaded.lookup(Fwd))
+    return V;
+  SmallVector<Value *, 4> Ops;
+  for (const Use &U : I->operands())
+    Ops.push_back(operandInReverse(U.get(), Depth + 1));
+  Instruction *C = I->clone();
+  for (auto [K, V] : enumerate(Ops))
+    C->setOperand(K, V);
+  C->setName(I->getName() + ".re");
+  ++Recomputed;
+  return placeWithRecord(C, Fwd);
+}
+
+Value *ReverseBuilder::operandInReverse(Value *Op, unsigned Depth) {
+  if (availableWithoutTape(Op))
+    return primalInReverse(Op);
+  if (Value *V = recomputeInReverse(Op, Depth))
+    return V;
+  if (const Loop *L = invariantLoop(Op))
+    return invariantInReverse(Op, /*Shadow=*/false, L);
+  return fromForward(VMap[Op], /*Direct=*/false);
+}
+
+bool ReverseBuilder::recomputableWithoutTape(Value *V, unsigned Depth) {
+  if (availableWithoutTape(V))
+    return true;
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth > MaxRecomputeDepth)
+    return false;
+  // Answers hold for the block being reversed (induction variables in
+  // scope differ between blocks); the depth is ignored, which may only make
+  // a later recomputation fall back to the tape.
+  if (MemoBlock != CurBlock) {
+    Recomputable.clear();
+    MemoBlock = CurBlock;
+  }
+  if (auto It = Recomputable.find(V); It != Recomputable.end())
+    return It->second;
+  Recomputable[V] = false; // Cycles through phis are not recomputable.
+  bool Result = recomputableUncached(I, Depth);
+  Recomputable[V] = Result;
+  return Result;
+}
+
+bool ReverseBuilder::recomputableUncached(Instruction *I, unsigned Depth) {
+  if (auto *Phi = dyn_cast<PHINode>(I))
+    return phiRecomputable(Phi, Depth);
+  bool Reload = isa<LoadInst>(I) && Combined && stillInMemory(*cast<LoadInst>(I));
+  if (!Reload && !isCheapToRecompute(*I))
+    return false;
+  return all_of(I->operands(), [&](Value *Op) {
+    return recomputableWithoutTape(Op, Depth + 1);
+  });
+}
+
+bool ReverseBuilder::phiRecomputable(PHINode *Phi, unsigned Depth) {
+  // As a select, both incoming values are computed, also the one whose
+  // side of the branch did not run: they must be safe to compute anywhere
+  // (no loads) and need nothing from the tape (nothing was recorded there).
+  std::optional<DecidingBranch> D = decidingBranch(Phi->getParent());
+  return D && recomputableWithoutTape(D->Cond, Depth + 1) &&
+         all_of(Phi->incoming_values(), [&](Value *In) {
+           return speculatableWithoutTape(In, Depth + 1);
+         });
+}
+
+bool ReverseBuilder::speculatableWithoutTape(Value *V, unsigned Depth) {
+  if (availableWithoutTape(V))
+    return true;
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth > MaxRecomputeDepth || isa<PHINode>(I) ||
+      !isCheapToRecompute(*I))
+    return false;
+  return all_of(I->operands(), [&](Value *Op) {
+    return speculatableWithoutTape(Op, Depth + 1);
+  });
+}
+
+Value *ReverseBuilder::recomputePhiInReverse(PHINode *Phi, unsigned Depth) {
+  // A phi joining the two sides of a branch is a select on its condition.
+  if (!phiRecomputable(Phi, Depth))
+    return nullptr;
+  std::optional<DecidingBranch> D = decidingBranch(Phi->getParent());
+  SmallVector<BasicBlock *, 2> &P = Preds[Phi->getParent()];
+  Value *Ops[3] = {D->Cond, Phi->getIncomingValueForBlock(P[D->IfTrue]),
+                   Phi->getIncomingValueForBlock(P[D->IfFalse])};
+  BlockRecord &R = *Records[CurBlock];
+  Value *Fwd = VMap[Phi];
+  if (Value *V = R.Loaded.lookup(Fwd))
+    return V;
+  Value *Re[3];
+  for (unsigned K = 0; K < 3; ++K)
+    Re[K] = operandInReverse(Ops[K], Depth + 1);
+  auto *Sel = SelectInst::Create(Re[0], Re[1], Re[2], Phi->getName() + ".re");
+  ++Recomputed;
+  return placeWithRecord(Sel, Fwd);
+}
+
+Instruction *ReverseBuilder::placeWithRecord(Instruction *C, Value *Fwd) {
+  // With the record's loads at the top of the reverse block, so that every
+  // use in the block is dominated; later reads of Fwd in this block reuse it.
+  BlockRecord &R = *Records[CurBlock];
+  if (R.LastLoad)
+    C->insertAfter(R.LastLoad->getIterator());
+  else
+    C->insertBefore(RevBlocks[CurBlock]->getFirstInsertionPt());
+  R.LastLoad = C;
+  R.Loaded[Fwd] = C;
+  return C;
+}
+
+Value *ReverseBuilder::shadowInReverse(Value *Orig, Instruction *User) {
+  if (auto *C = dyn_cast<Constant>(Orig))
+    if (Constant *S = shadowOfConstant(Ctx.M, C, /*ForReverse=*/true))
+      return S;
+  Value *S = Shadows.lookup(Orig);
+  if (!S)
+    return shadowInForward(Orig, User); // Reports the error.
+  if (isa<Constant>(S))
+    return S;
+  bool Direct = isDirectlyAvailable(Orig);
+  if (!Direct || !Combined)
+    if (Value *V = recomputeShadowInReverse(Orig, S, User))
+      return V;
+  if (!Direct)
+    if (const Loop *L = invariantLoop(Orig))
+      return invariantInReverse(Orig, /*Shadow=*/true, L);
+  return fromForward(S, Direct);
+}
+
+bool ReverseBuilder::shadowRecomputableWithoutTape(Value *Orig,
+                                                   unsigned Depth) {
+  if (isDirectlyAvailable(Orig) || isa<Constant>(Orig))
+    return true;
+  auto *GEP = dyn_cast<GetElementPtrInst>(Orig);
+  if (!GEP || Depth > MaxRecomputeDepth)
+    return false;
+  return shadowRecomputableWithoutTape(GEP->getPointerOperand(), Depth + 1) &&
+         all_of(GEP->indices(), [&](Value *Idx) {
+           return recomputableWithoutTape(Idx, Depth + 1);
+         });
+}
+
+Value *ReverseBuilder::recomputeShadowInReverse(Value *Orig, Value *S,
+                                                Instruction *User) {
+  // The shadow of p + i is shadow(p) + i. With p's shadow at hand (an
+  // argument's in a gradient), only the index is taped, and it is shared by
+  // the primal and shadow addresses that use it; with constant indices (an
+  // unrolled loop's x[0], x[1], ...), only p's shadow is taped, once for all
+  // of them, instead of one pointer per address.
+  auto *GEP = dyn_cast<GetElementPtrInst>(Orig);
+  if (!GEP)
+    return nullptr;
+  Value *Ptr = GEP->getPointerOperand();
+  unsigned FromTape = !shadowRecomputableWithoutTape(Ptr, 1);
+  for (const Use &Idx : GEP->indices())
+    FromTape += !recomputableWithoutTape(Idx, 1);
+  if (FromTape > 1)
+    return nullptr;
+  BlockRecord &R = *Records[CurBlock];
+  if (Value *V = R.Loaded.lookup(S))
+    return V;
+  Value *Base = shadowInReverse(GEP->getPointerOperand(), User);
+  if (!Base)
+    return nullptr;
+  SmallVector<Value *, 4> Indices;
+  for (const Use &Idx : GEP->indices())
+    Indices.push_back(primalInReverse(Idx));
+  auto *C = cast<GetElementPtrInst>(GEP->clone());
+  C->setOperand(0, Base);
+  for (auto [K, V] : enumerate(Indices))
+    C->setOperand(K + 1, V);
+  C->setName(GEP->getName() + ".shadow.re");
+  ++Recomputed;
+  return placeWithRecord(C, S);
+}
+
+} // namespace ad
