@@ -251,6 +251,11 @@ const Loop *ReverseBuilder::invariantLoop(const Value *Orig) const {
   for (Loop *L = LI.getLoopFor(CurBlock); L && !L->contains(I->getParent());
        L = L->getParentLoop())
     Outermost = L;
+  // The slot is set where the reverse sweep enters the loop, from what the
+  // forward sweep had when it left it: the value must have been computed
+  // before the loop (not only be the incoming value of some phi).
+  if (Outermost && !DT.dominates(I->getParent(), Outermost->getHeader()))
+    return nullptr;
   return Outermost;
 }
 

@@ -30,7 +30,10 @@ bool ReverseBuilder::isDirectlyAvailable(const Value *Orig) const {
 }
 
 bool ReverseBuilder::availableWithoutTape(const Value *V) const {
-  return isa<Constant>(V) || isDirectlyAvailable(V) || inductionInScope(V);
+  // A loop-invariant value costs one slot per entry into the loop, not a
+  // field per iteration.
+  return isa<Constant>(V) || isDirectlyAvailable(V) || inductionInScope(V) ||
+         invariantLoop(V);
 }
 
 Value *ReverseBuilder::fromForward(Value *Fwd, bool Direct) {
@@ -73,27 +76,38 @@ Value *ReverseBuilder::primalInReverse(Value *Orig) {
   // Split: even a value computed once costs a record field; recomputing
   // it from others may share theirs.
   bool Direct = isDirectlyAvailable(Orig);
-  if (!Direct || !Combined)
-    if (Value *V = recomputeInReverse(Orig, /*Depth=*/0))
-      return V;
   if (!Direct)
     if (const Loop *L = invariantLoop(Orig))
       return invariantInReverse(Orig, /*Shadow=*/false, L);
+  if (!Direct || !Combined)
+    if (Value *V = recomputeInReverse(Orig, /*Depth=*/0))
+      return V;
   return fromForward(VMap[Orig], Direct);
+}
+
+/// Floating-point arithmetic on two variables: recomputed only from values
+/// at hand; with one of them from the tape, taping the result is as cheap
+/// and saves the arithmetic.
+static bool tapesNoOperand(const Instruction &I) {
+  return isa<BinaryOperator>(I) && I.getType()->isFPOrFPVectorTy() &&
+         !isa<Constant>(I.getOperand(0)) && !isa<Constant>(I.getOperand(1));
 }
 
 static bool isCheapToRecompute(const Instruction &I) {
   if (isa<UnaryOperator>(I) || isa<CastInst>(I) || isa<GetElementPtrInst>(I))
     return !isa<AddrSpaceCastInst>(I);
-  if (isa<CmpInst>(I))
+  if (isa<CmpInst>(I) || isa<ShuffleVectorInst>(I) ||
+      isa<InsertElementInst>(I) || isa<ExtractElementInst>(I))
     return true;
   if (auto *BO = dyn_cast<BinaryOperator>(&I)) {
     switch (BO->getOpcode()) {
     case Instruction::FAdd:
     case Instruction::FSub:
     case Instruction::FMul:
-      return isa<Constant>(BO->getOperand(0)) ||
-             isa<Constant>(BO->getOperand(1));
+    case Instruction::FDiv:
+      // Cheaper than a tape field's store and load, when the operands are
+      // at hand (recomputeInReverse tapes no operand of them).
+      return true;
     case Instruction::Add:
     case Instruction::Sub:
     case Instruction::Mul:
@@ -165,7 +179,7 @@ Value *ReverseBuilder::recomputeInReverse(Value *Orig, unsigned Depth) {
       if (DL.getTypeStoreSize(U->getType()) > DL.getTypeStoreSize(I->getType()))
         return nullptr;
     }
-  if (FromTape > 1)
+  if (FromTape > 1 || (FromTape && tapesNoOperand(*I)))
     return nullptr;
   BlockRecord &R = *Records[CurBlock];
   Value *Fwd = VMap[Orig];
@@ -290,18 +304,18 @@ Value *ReverseBuilder::shadowInReverse(Value *Orig, Instruction *User) {
   if (isa<Constant>(S))
     return S;
   bool Direct = isDirectlyAvailable(Orig);
-  if (!Direct || !Combined)
-    if (Value *V = recomputeShadowInReverse(Orig, S, User))
-      return V;
   if (!Direct)
     if (const Loop *L = invariantLoop(Orig))
       return invariantInReverse(Orig, /*Shadow=*/true, L);
+  if (!Direct || !Combined)
+    if (Value *V = recomputeShadowInReverse(Orig, S, User))
+      return V;
   return fromForward(S, Direct);
 }
 
 bool ReverseBuilder::shadowRecomputableWithoutTape(Value *Orig,
                                                    unsigned Depth) {
-  if (isDirectlyAvailable(Orig) || isa<Constant>(Orig))
+  if (isDirectlyAvailable(Orig) || isa<Constant>(Orig) || invariantLoop(Orig))
     return true;
   auto *GEP = dyn_cast<GetElementPtrInst>(Orig);
   if (!GEP || Depth > MaxRecomputeDepth)
