@@ -11,6 +11,7 @@
 #include "rules/KnownFunctions.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -127,6 +128,19 @@ static bool isCheapToRecompute(const Instruction &I) {
   return false;
 }
 
+/// A call of a math function with a rule (expf, tanhf, llvm.fmuladd, ...):
+/// recomputed only from values at hand, and, unless it is an intrinsic that
+/// lowers to a few instructions, only inside a loop, where taping its result
+/// costs a field per iteration. The handwritten backward of an elementwise
+/// activation recomputes it the same way (gelu: tanhf).
+static bool isRecomputableMathCall(const Instruction &I, const LoopInfo &LI) {
+  auto *Call = dyn_cast<CallInst>(&I);
+  if (!Call || Call->isInlineAsm() ||
+      classifyCallee(*Call).Kind != CalleeKind::Math)
+    return false;
+  return isa<IntrinsicInst>(Call) || LI.getLoopFor(Call->getParent());
+}
+
 bool ReverseBuilder::stillInMemory(const LoadInst &L) {
   if (L.isVolatile() || !L.isSimple())
     return false;
@@ -164,7 +178,8 @@ Value *ReverseBuilder::recomputeInReverse(Value *Orig, unsigned Depth) {
       isa<LoadInst>(I) && Combined && stillInMemory(*cast<LoadInst>(I));
   if (auto *Phi = dyn_cast<PHINode>(I))
     return recomputePhiInReverse(Phi, Depth);
-  if (!Reload && !isCheapToRecompute(*I))
+  bool MathCall = isRecomputableMathCall(*I, LI);
+  if (!Reload && !MathCall && !isCheapToRecompute(*I))
     return nullptr;
   // Never more to tape than taping the value itself: at most one operand
   // may have to come from the tape (a value used by several recomputed
@@ -179,7 +194,7 @@ Value *ReverseBuilder::recomputeInReverse(Value *Orig, unsigned Depth) {
       if (DL.getTypeStoreSize(U->getType()) > DL.getTypeStoreSize(I->getType()))
         return nullptr;
     }
-  if (FromTape > 1 || (FromTape && tapesNoOperand(*I)))
+  if (FromTape > 1 || (FromTape && (MathCall || tapesNoOperand(*I))))
     return nullptr;
   BlockRecord &R = *Records[CurBlock];
   Value *Fwd = VMap[Orig];
@@ -231,7 +246,7 @@ bool ReverseBuilder::recomputableUncached(Instruction *I, unsigned Depth) {
   if (auto *Phi = dyn_cast<PHINode>(I))
     return phiRecomputable(Phi, Depth);
   bool Reload = isa<LoadInst>(I) && Combined && stillInMemory(*cast<LoadInst>(I));
-  if (!Reload && !isCheapToRecompute(*I))
+  if (!Reload && !isRecomputableMathCall(*I, LI) && !isCheapToRecompute(*I))
     return false;
   return all_of(I->operands(), [&](Value *Op) {
     return recomputableWithoutTape(Op, Depth + 1);

@@ -1,6 +1,6 @@
 ; Reverse mode of a nested loop whose inner loop uses a value computed in the
-; outer one: s += e * y[i] with e = exp(x[o]). e is not recomputable (a call
-; result), but it is the same in every inner iteration, so it is recorded
+; outer one: s += e * y[i] with e = exp(x[o] + s). e is not recomputable (s
+; is a running sum), but it is the same in every inner iteration, so it is recorded
 ; once per outer iteration (in the inner loop's exit block) and the reverse
 ; sweep copies it into a slot where it enters the inner loop; the inner
 ; loop records nothing.
@@ -18,7 +18,8 @@ outer:
   %s = phi double [ 0.0, %entry ], [ %s.inner, %outer.latch ]
   %px = getelementptr inbounds double, ptr %x, i64 %o
   %xo = load double, ptr %px
-  %e = call double @llvm.exp.f64(double %xo)
+  %xs = fadd double %xo, %s
+  %e = call double @llvm.exp.f64(double %xs)
   br label %inner
 
 inner:

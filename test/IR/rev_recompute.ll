@@ -3,9 +3,10 @@
 ; loads per iteration; -x, 1 - x and 100 * a are one cheap operation on a
 ; value at hand, and f writes no memory, so x[i] can be loaded again in the
 ; reverse sweep (a gradient runs both sweeps in one call: nothing changes
-; memory in between). Only a (a call) is taped; the loop is counted, so the
-; index i comes from the reverse loop's counter (no tape), and the addresses
-; of x[i] in the primal and shadow arrays are recomputed from it.
+; memory in between). a = fma(-x, x, y) is a math call whose operands are at
+; hand, so it is recomputed as well: nothing is taped. The loop is counted,
+; so the index i comes from the reverse loop's counter (no tape), and the
+; addresses of x[i] in the primal and shadow arrays are recomputed from it.
 ; RUN: %opt_ad -passes=ad %s -S | FileCheck %s
 
 define double @f(ptr %x, i64 %n) {
@@ -40,22 +41,24 @@ define void @caller(ptr %x, ptr %dx, i64 %n) {
 }
 declare double @__ad_autodiff(ptr, ...)
 
-; Forward sweep: one record per iteration, holding a.
+; Forward sweep: no record at all.
 ; CHECK-LABEL: define internal void @f.ad.gradient(
 ; CHECK:       loop:
-; CHECK:         call ptr @__ad_tape_push(ptr %tape, i64 8)
-; CHECK-NEXT:    getelementptr
-; CHECK-NEXT:    store double %a,
-; CHECK-NEXT:    br i1 %done
-; Reverse sweep: the rest recomputed from a and the counter.
+; CHECK-NOT:     __ad_tape_push
+; CHECK:         br i1 %done
+; Reverse sweep: everything recomputed from the counter and x.
 ; CHECK-LABEL: rev.loop:
-; CHECK-NEXT:    call ptr @__ad_tape_pop(ptr %tape, i64 8)
-; CHECK-NEXT:    %i.rev = load i64, ptr %i.rev.slot
+; CHECK-NOT:     __ad_tape_pop
+; CHECK:         %i.rev = load i64, ptr %i.rev.slot
 ; CHECK-DAG:     %p.re = getelementptr double, ptr %{{[0-9]+}}, i64 %i.rev
 ; CHECK-DAG:     %xi.re = load double, ptr %p.re
-; CHECK-DAG:     %a100.re = fmul double %a.saved, 1.000000e+02
 ; CHECK-DAG:     %b.re = fsub double 1.000000e+00, %xi.re
 ; CHECK-DAG:     %neg.re = fneg double %xi.re
-; CHECK-DAG:     %p.shadow.re = getelementptr double, ptr %{{[0-9]+}}, i64 %i.rev
 ; CHECK-DAG:     %i.next.re = add i64 %i.rev, 1
+; CHECK-DAG:     %q.re = getelementptr double, ptr %{{[0-9]+}}, i64 %i.next.re
+; CHECK-DAG:     %y.re = load double, ptr %q.re
+; CHECK-DAG:     %a.re = call double @llvm.fmuladd.f64(double %neg.re, double %xi.re, double %y.re)
+; CHECK-DAG:     %a100.re = fmul double %a.re, 1.000000e+02
+; CHECK-DAG:     %p.shadow.re = getelementptr double, ptr %{{[0-9]+}}, i64 %i.rev
 ; CHECK-DAG:     %q.shadow.re = getelementptr double, ptr %{{[0-9]+}}, i64 %i.next.re
+; CHECK:         br i1 %first.iteration
