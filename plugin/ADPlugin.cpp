@@ -1,9 +1,13 @@
 //===- ADPlugin.cpp - Registers the differentiation pass with LLVM
 //----------===//
 //
-// clang-22 -fpass-plugin=ADPlugin.so: the pass runs at the end of the
-// optimization pipeline at every -O level (derivatives of optimized code,
-// then optimized again by the same level).
+// clang-22 -fpass-plugin=ADPlugin.so: the pass runs where the module
+// optimization pipeline starts, at every -O level: it differentiates code
+// that inlining and the function simplification passes have optimized, but
+// that loop vectorization and unrolling have not yet widened, then optimizes
+// the derivatives (driver/PostADPipeline.cpp), and the rest of the pipeline
+// (vectorizers, unrolling, codegen preparation) runs over them as over the
+// user's code.
 // opt-22 -load-pass-plugin=ADPlugin.so -passes=ad: the pass alone;
 // -passes='ad<O2>' also optimizes the derivatives as -O2 would.
 // -passes='print<ad-activity>' / 'print<ad-types>' print the analyses'
@@ -61,7 +65,7 @@ static void registerCallbacks(PassBuilder &PB) {
       [](ModulePassManager &MPM, OptimizationLevel) {
         MPM.addPass(ad::KeepRuleCallsPass());
       });
-  PB.registerOptimizerLastEPCallback(
+  PB.registerOptimizerEarlyEPCallback(
       [&PB](ModulePassManager &MPM, OptimizationLevel Level,
             ThinOrFullLTOPhase) { MPM.addPass(ad::ADPass(Level, &PB)); });
 }

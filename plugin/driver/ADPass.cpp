@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "driver/ADPass.h"
 #include "driver/EntryPointCall.h"
+#include "driver/PostADPipeline.h"
 #include "driver/TimeReport.h"
 #include "modes/DerivativeCache.h"
 #include "modes/IRHelpers.h"
@@ -413,11 +414,7 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
     PreservedAnalyses Inlined =
         AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false).run(M, MAM);
     MAM.invalidate(M, Inlined);
-    FunctionPassManager FPM = PB->buildFunctionSimplificationPipeline(
-        Level, ThinOrFullLTOPhase::None);
-    for (Function *F : NewFunctions)
-      if (!F->isDeclaration())
-        FPM.run(*F, FAM);
+    optimizeDerivatives(NewFunctions, Level, *PB, FAM);
   }
   eraseRuleRegistrations(M, &FAM);
   return PreservedAnalyses::none();

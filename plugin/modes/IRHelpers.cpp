@@ -66,7 +66,14 @@ Value *addDerivatives(IRBuilderBase &B, Value *A, Value *Bv) {
       return Bv;
     if (isZeroDerivative(Bv))
       return A;
-    return B.CreateFAdd(A, Bv);
+    // Adjoint contributions may be summed in any order (the reverse sweep
+    // already sums them in another order than the forward one): reassoc
+    // lets the vectorizer keep a partial sum per lane in a reverse loop, as
+    // the adjoint of a loop the primal had vectorized already does.
+    Value *Sum = B.CreateFAdd(A, Bv);
+    if (auto *I = dyn_cast<Instruction>(Sum))
+      I->setHasAllowReassoc(true);
+    return Sum;
   }
   if (!isDifferentiableType(T))
     return A;

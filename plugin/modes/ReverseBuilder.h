@@ -64,11 +64,12 @@ private:
   void emitReverseTerminator(llvm::BasicBlock *BB);
   void emitReverseEntryAndExit();
   void emitRecords();
-  /// Records start 4-byte aligned, so a loop whose record is one float
-  /// tapes 4 bytes an iteration; a field is aligned to its type, at most
-  /// that (wider fields are stored with the alignment the IR states).
-  static constexpr llvm::Align RecordAlign = llvm::Align::Constant<4>();
-  static llvm::Align fieldAlign(const llvm::DataLayout &DL, llvm::Type *T);
+  /// Where the target reads misaligned data at full speed (x86, AArch64),
+  /// records and fields are packed byte by byte: a loop whose record is a
+  /// flag tapes 1 byte an iteration. Elsewhere records start 4-byte aligned
+  /// and a field is aligned to its type, at most that.
+  llvm::Align RecordAlign;
+  llvm::Align fieldAlign(const llvm::DataLayout &DL, llvm::Type *T) const;
   void dropUnusedTape();
   /// -Rpass=ad: the bytes the tape holds per call and per loop iteration.
   void remarkTape();

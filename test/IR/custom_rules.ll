@@ -53,7 +53,7 @@ define double @fwd(double %x) {
 ; CHECK-NEXT:  call void @g_rev(double %0, i32 3, double %y.d, ptr %[[SLOT]])
 ; CHECK-NEXT:  %[[D:.*]] = load double, ptr %[[SLOT]]
 ; CHECK-NEXT:  %[[OLD:.*]] = load double, ptr %x.adj
-; CHECK-NEXT:  fadd double %[[OLD]], %[[D]]
+; CHECK-NEXT:  fadd reassoc double %[[OLD]], %[[D]]
 
 ; CHECK-LABEL: define internal { double, double } @f.ad.tangent(
 ; CHECK:       %y = call double @g(double %0, i32 3)

@@ -37,7 +37,7 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK:         [[COS:%.*]] = {{(tail )?}}call double @llvm.cos.f64(double [[X]])
 ; CHECK-NEXT:    [[A:%.*]] = fmul double [[COS]], [[SEED]]
 ; CHECK-NEXT:    [[B:%.*]] = fmul double [[Y]], [[SEED]]
-; CHECK-NEXT:    [[S:%.*]] = fadd double [[A]], [[B]]
+; CHECK-NEXT:    [[S:%.*]] = fadd reassoc double [[A]], [[B]]
 ; CHECK-NOT:     br
 ; CHECK-NOT:     __ad_tape
 ; CHECK-NOT:     alloca

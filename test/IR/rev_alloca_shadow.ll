@@ -44,12 +44,12 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK-NEXT:    %v.d = load double, ptr %v.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %v.adj
 ; CHECK-NEXT:    [[S0:%.*]] = load double, ptr %p.shadow
-; CHECK-NEXT:    [[S1:%.*]] = fadd double [[S0]], %v.d
+; CHECK-NEXT:    [[S1:%.*]] = fadd reassoc double [[S0]], %v.d
 ; CHECK-NEXT:    store double [[S1]], ptr %p.shadow
 ; buf[0] = x: dx += buf.shadow[0]; buf.shadow[0] = 0
 ; CHECK-NEXT:    [[B:%.*]] = load double, ptr %buf.shadow
 ; CHECK-NEXT:    store double 0.000000e+00, ptr %buf.shadow
 ; CHECK-NEXT:    [[X0:%.*]] = load double, ptr %x.adj
-; CHECK-NEXT:    [[X1:%.*]] = fadd double [[X0]], [[B]]
+; CHECK-NEXT:    [[X1:%.*]] = fadd reassoc double [[X0]], [[B]]
 ; CHECK-NEXT:    store double [[X1]], ptr %x.adj
 ; CHECK-NEXT:    br label %rev.exit

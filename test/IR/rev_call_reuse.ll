@@ -46,13 +46,13 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; CHECK:         [[RB:%.*]] = call { double } @sq.ad.adjoint(double %b.d, ptr %tape)
 ; CHECK-NEXT:    [[DY:%.*]] = extractvalue { double } [[RB]], 0
 ; CHECK-NEXT:    [[T0:%.*]] = load double, ptr %y.adj
-; CHECK-NEXT:    [[T1:%.*]] = fadd double [[T0]], [[DY]]
+; CHECK-NEXT:    [[T1:%.*]] = fadd reassoc double [[T0]], [[DY]]
 ; CHECK-NEXT:    store double [[T1]], ptr %y.adj
 ; CHECK:         %a.d = load double, ptr %a.adj
 ; CHECK:         [[RA:%.*]] = call { double } @sq.ad.adjoint(double %a.d, ptr %tape)
 ; CHECK-NEXT:    [[DX:%.*]] = extractvalue { double } [[RA]], 0
 ; CHECK-NEXT:    [[T2:%.*]] = load double, ptr %x.adj
-; CHECK-NEXT:    [[T3:%.*]] = fadd double [[T2]], [[DX]]
+; CHECK-NEXT:    [[T3:%.*]] = fadd reassoc double [[T2]], [[DX]]
 ; CHECK-NEXT:    store double [[T3]], ptr %x.adj
 
 ; The augmented sweep computes the primal and records its argument.
@@ -69,7 +69,7 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; returns dv = v * dr + v * dr.
 ; CHECK-LABEL: define internal { double } @sq.ad.adjoint(
 ; CHECK-SAME:    double [[DR:%[0-9]+]], ptr [[TAPE2:%[0-9]+]])
-; CHECK:         fadd double %{{.*}}, [[DR]]
+; CHECK:         fadd reassoc double %{{.*}}, [[DR]]
 ; CHECK-LABEL: rev.entry:
 ; CHECK-NEXT:    [[POP:%.*]] = call ptr @__ad_tape_pop(ptr [[TAPE2]], i64 8)
 ; CHECK-NEXT:    [[Q:%.*]] = getelementptr inbounds i8, ptr [[POP]], i64 0
@@ -77,10 +77,10 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; CHECK-NEXT:    %r.d = load double, ptr %r.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %r.adj
 ; CHECK-NEXT:    [[D1:%.*]] = fmul double [[VS]], %r.d
-; CHECK:         fadd double %{{.*}}, [[D1]]
+; CHECK:         fadd reassoc double %{{.*}}, [[D1]]
 ; CHECK-NEXT:    store double %{{.*}}, ptr %v.adj
 ; CHECK-NEXT:    [[D2:%.*]] = fmul double [[VS]], %r.d
-; CHECK:         fadd double %{{.*}}, [[D2]]
+; CHECK:         fadd reassoc double %{{.*}}, [[D2]]
 ; CHECK-NEXT:    store double %{{.*}}, ptr %v.adj
 ; CHECK-LABEL: rev.exit:
 ; CHECK:         %v.d = load double, ptr %v.adj

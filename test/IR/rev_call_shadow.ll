@@ -40,12 +40,12 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK:         %r.d = load double, ptr %r.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %r.adj
 ; CHECK-NEXT:    [[S0:%.*]] = load double, ptr [[DA]]
-; CHECK-NEXT:    [[S1:%.*]] = fadd double [[S0]], %r.d
+; CHECK-NEXT:    [[S1:%.*]] = fadd reassoc double [[S0]], %r.d
 ; CHECK-NEXT:    store double [[S1]], ptr [[DA]]
 ; CHECK-NEXT:    [[RES:%.*]] = call { double } @scale.ad.adjoint(ptr %tape)
 ; CHECK-NEXT:    [[DK:%.*]] = extractvalue { double } [[RES]], 0
 ; CHECK-NEXT:    [[K0:%.*]] = load double, ptr %k.adj
-; CHECK-NEXT:    [[K1:%.*]] = fadd double [[K0]], [[DK]]
+; CHECK-NEXT:    [[K1:%.*]] = fadd reassoc double [[K0]], [[DK]]
 ; CHECK-NEXT:    store double [[K1]], ptr %k.adj
 
 ; CHECK-LABEL: define internal void @scale.ad.augmented(
@@ -77,24 +77,24 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK-NEXT:    [[DY0:%.*]] = load double, ptr [[SH]]
 ; CHECK-NEXT:    store double 0.000000e+00, ptr [[SH]]
 ; CHECK-NEXT:    [[Y0:%.*]] = load double, ptr %y.adj
-; CHECK-NEXT:    [[Y1:%.*]] = fadd double [[Y0]], [[DY0]]
+; CHECK-NEXT:    [[Y1:%.*]] = fadd reassoc double [[Y0]], [[DY0]]
 ; CHECK-NEXT:    store double [[Y1]], ptr %y.adj
 ; y = x * k
 ; CHECK-NEXT:    %y.d = load double, ptr %y.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %y.adj
 ; CHECK-NEXT:    [[DX:%.*]] = fmul double [[KS]], %y.d
 ; CHECK-NEXT:    [[X0:%.*]] = load double, ptr %x.adj
-; CHECK-NEXT:    [[X1:%.*]] = fadd double [[X0]], [[DX]]
+; CHECK-NEXT:    [[X1:%.*]] = fadd reassoc double [[X0]], [[DX]]
 ; CHECK-NEXT:    store double [[X1]], ptr %x.adj
 ; CHECK-NEXT:    [[DKK:%.*]] = fmul double %x.saved, %y.d
 ; CHECK-NEXT:    [[KA0:%.*]] = load double, ptr %k.adj
-; CHECK-NEXT:    [[KA1:%.*]] = fadd double [[KA0]], [[DKK]]
+; CHECK-NEXT:    [[KA1:%.*]] = fadd reassoc double [[KA0]], [[DKK]]
 ; CHECK-NEXT:    store double [[KA1]], ptr %k.adj
 ; load x: *shadow += dx
 ; CHECK-NEXT:    %x.d = load double, ptr %x.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %x.adj
 ; CHECK-NEXT:    [[L0:%.*]] = load double, ptr [[SH]]
-; CHECK-NEXT:    [[L1:%.*]] = fadd double [[L0]], %x.d
+; CHECK-NEXT:    [[L1:%.*]] = fadd reassoc double [[L0]], %x.d
 ; CHECK-NEXT:    store double [[L1]], ptr [[SH]]
 ; CHECK-NEXT:    br label %rev.exit
 ; CHECK-LABEL: rev.exit:

@@ -35,14 +35,14 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %r.adj
 ; CHECK-NEXT:    [[DM:%.*]] = fmul double [[X]], %r.d
 ; CHECK-NEXT:    [[T0:%.*]] = load double, ptr %m.adj
-; CHECK-NEXT:    [[T1:%.*]] = fadd double [[T0]], [[DM]]
+; CHECK-NEXT:    [[T1:%.*]] = fadd reassoc double [[T0]], [[DM]]
 ; CHECK-NEXT:    store double [[T1]], ptr %m.adj
 ; CHECK-NEXT:    [[DX:%.*]] = fmul double %m, %r.d
 ; CHECK-NEXT:    [[T2:%.*]] = load double, ptr %x.adj
-; CHECK-NEXT:    [[T3:%.*]] = fadd double [[T2]], [[DX]]
+; CHECK-NEXT:    [[T3:%.*]] = fadd reassoc double [[T2]], [[DX]]
 ; CHECK-NEXT:    store double [[T3]], ptr %x.adj
 ; CHECK-NEXT:    [[T4:%.*]] = load double, ptr %y.adj
-; CHECK-NEXT:    [[T5:%.*]] = fadd double [[T4]], %r.d
+; CHECK-NEXT:    [[T5:%.*]] = fadd reassoc double [[T4]], %r.d
 ; CHECK-NEXT:    store double [[T5]], ptr %y.adj
 ; maxnum
 ; CHECK-NEXT:    %m.d = load double, ptr %m.adj
@@ -51,14 +51,14 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; CHECK-NEXT:    [[IA:%.*]] = select i1 [[PA]], double 1.000000e+00, double 0.000000e+00
 ; CHECK-NEXT:    [[DA:%.*]] = fmul double [[IA]], %m.d
 ; CHECK-NEXT:    [[T6:%.*]] = load double, ptr %a.adj
-; CHECK-NEXT:    [[T7:%.*]] = fadd double [[T6]], [[DA]]
+; CHECK-NEXT:    [[T7:%.*]] = fadd reassoc double [[T6]], [[DA]]
 ; CHECK-NEXT:    store double [[T7]], ptr %a.adj
 ; CHECK-NEXT:    [[PA2:%.*]] = fcmp oeq double %m, %a
 ; CHECK-NEXT:    [[PY:%.*]] = xor i1 [[PA2]], true
 ; CHECK-NEXT:    [[IY:%.*]] = select i1 [[PY]], double 1.000000e+00, double 0.000000e+00
 ; CHECK-NEXT:    [[DY:%.*]] = fmul double [[IY]], %m.d
 ; CHECK-NEXT:    [[T8:%.*]] = load double, ptr %y.adj
-; CHECK-NEXT:    [[T9:%.*]] = fadd double [[T8]], [[DY]]
+; CHECK-NEXT:    [[T9:%.*]] = fadd reassoc double [[T8]], [[DY]]
 ; CHECK-NEXT:    store double [[T9]], ptr %y.adj
 ; fabs
 ; CHECK-NEXT:    %a.d = load double, ptr %a.adj
@@ -67,6 +67,6 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; CHECK-NEXT:    [[SGN:%.*]] = select i1 [[NEG]], double -1.000000e+00, double 1.000000e+00
 ; CHECK-NEXT:    [[DXA:%.*]] = fmul double [[SGN]], %a.d
 ; CHECK-NEXT:    [[U0:%.*]] = load double, ptr %x.adj
-; CHECK-NEXT:    [[U1:%.*]] = fadd double [[U0]], [[DXA]]
+; CHECK-NEXT:    [[U1:%.*]] = fadd reassoc double [[U0]], [[DXA]]
 ; CHECK-NEXT:    store double [[U1]], ptr %x.adj
 ; CHECK-NEXT:    br label %rev.exit

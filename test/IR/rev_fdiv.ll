@@ -31,7 +31,7 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; CHECK-NEXT:    [[RB:%.*]] = fdiv double 1.000000e+00, [[B]]
 ; CHECK-NEXT:    [[DA:%.*]] = fmul double [[RB]], %q.d
 ; CHECK-NEXT:    [[OA:%.*]] = load double, ptr %a.adj
-; CHECK-NEXT:    [[NA:%.*]] = fadd double [[OA]], [[DA]]
+; CHECK-NEXT:    [[NA:%.*]] = fadd reassoc double [[OA]], [[DA]]
 ; CHECK-NEXT:    store double [[NA]], ptr %a.adj
 ; db: -(a / b^2) times the incoming adjoint.
 ; CHECK-NEXT:    [[BB:%.*]] = fmul double [[B]], [[B]]
@@ -39,7 +39,7 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; CHECK-NEXT:    [[NEG:%.*]] = fneg double [[AOBB]]
 ; CHECK-NEXT:    [[DB:%.*]] = fmul double [[NEG]], %q.d
 ; CHECK-NEXT:    [[OB:%.*]] = load double, ptr %b.adj
-; CHECK-NEXT:    [[NB:%.*]] = fadd double [[OB]], [[DB]]
+; CHECK-NEXT:    [[NB:%.*]] = fadd reassoc double [[OB]], [[DB]]
 ; CHECK-NEXT:    store double [[NB]], ptr %b.adj
 ; CHECK-NEXT:    br label %rev.exit
 ; CHECK-LABEL: rev.exit:

@@ -52,14 +52,14 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK-NEXT:    [[COS:%.*]] = call float @llvm.cos.f32(float %m)
 ; CHECK-NEXT:    [[DM:%.*]] = fmul float [[COS]], %s.d
 ; CHECK-NEXT:    [[M0:%.*]] = load float, ptr %m.adj
-; CHECK-NEXT:    [[M1:%.*]] = fadd float [[M0]], [[DM]]
+; CHECK-NEXT:    [[M1:%.*]] = fadd reassoc float [[M0]], [[DM]]
 ; CHECK-NEXT:    store float [[M1]], ptr %m.adj
 ; CHECK-NEXT:    %m.d = load float, ptr %m.adj
 ; CHECK-NEXT:    store float {{-?}}0.000000e+00, ptr %m.adj
 ; Only x's adjoint: y * dm.
 ; CHECK-NEXT:    [[D:%.*]] = fmul float [[Y]], %m.d
 ; CHECK-NEXT:    [[X0:%.*]] = load float, ptr %x.adj
-; CHECK-NEXT:    [[X1:%.*]] = fadd float [[X0]], [[D]]
+; CHECK-NEXT:    [[X1:%.*]] = fadd reassoc float [[X0]], [[D]]
 ; CHECK-NEXT:    store float [[X1]], ptr %x.adj
 ; CHECK-NEXT:    br label %rev.exit
 ; CHECK-NOT:     %y.adj

@@ -41,7 +41,7 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; Forward sweep: the primal product, then the seed goes into its adjoint.
 ; CHECK:         %m = fmul double [[X]], [[Y]]
 ; CHECK:         [[MA:%.*]] = load double, ptr %m.adj
-; CHECK-NEXT:    [[MS:%.*]] = fadd double [[MA]], [[SEED]]
+; CHECK-NEXT:    [[MS:%.*]] = fadd reassoc double [[MA]], [[SEED]]
 ; CHECK-NEXT:    store double [[MS]], ptr %m.adj
 ; Reverse sweep: dx += y * dm, dy += x * dm.
 ; CHECK-LABEL: rev.entry:
@@ -49,11 +49,11 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %m.adj
 ; CHECK-NEXT:    [[PX:%.*]] = fmul double [[Y]], %m.d
 ; CHECK-NEXT:    [[OX:%.*]] = load double, ptr %x.adj
-; CHECK-NEXT:    [[NX:%.*]] = fadd double [[OX]], [[PX]]
+; CHECK-NEXT:    [[NX:%.*]] = fadd reassoc double [[OX]], [[PX]]
 ; CHECK-NEXT:    store double [[NX]], ptr %x.adj
 ; CHECK-NEXT:    [[PY:%.*]] = fmul double [[X]], %m.d
 ; CHECK-NEXT:    [[OY:%.*]] = load double, ptr %y.adj
-; CHECK-NEXT:    [[NY:%.*]] = fadd double [[OY]], [[PY]]
+; CHECK-NEXT:    [[NY:%.*]] = fadd reassoc double [[OY]], [[PY]]
 ; CHECK-NEXT:    store double [[NY]], ptr %y.adj
 ; The adjoints of x and y, in argument order.
 ; CHECK-LABEL: rev.exit:

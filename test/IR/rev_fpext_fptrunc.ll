@@ -34,32 +34,32 @@ declare { float, double } @__ad_autodiff_fd(ptr, ...)
 ; CHECK:         %xe = fpext float [[X]] to double
 ; CHECK-NEXT:    %p = fmul double %xe, [[Y]]
 ; CHECK-NEXT:    %t = fptrunc double %p to float
-; CHECK:         fadd float %{{.*}}, [[SEED]]
+; CHECK:         fadd reassoc float %{{.*}}, [[SEED]]
 ; CHECK-LABEL: rev.entry:
 ; t = fptrunc p: dp += fpext(dt).
 ; CHECK-NEXT:    %t.d = load float, ptr %t.adj
 ; CHECK-NEXT:    store float {{-?}}0.000000e+00, ptr %t.adj
 ; CHECK-NEXT:    [[DTE:%.*]] = fpext float %t.d to double
 ; CHECK-NEXT:    [[T0:%.*]] = load double, ptr %p.adj
-; CHECK-NEXT:    [[T1:%.*]] = fadd double [[T0]], [[DTE]]
+; CHECK-NEXT:    [[T1:%.*]] = fadd reassoc double [[T0]], [[DTE]]
 ; CHECK-NEXT:    store double [[T1]], ptr %p.adj
 ; p = xe * y.
 ; CHECK-NEXT:    %p.d = load double, ptr %p.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %p.adj
 ; CHECK-NEXT:    [[DXE:%.*]] = fmul double [[Y]], %p.d
 ; CHECK-NEXT:    [[T2:%.*]] = load double, ptr %xe.adj
-; CHECK-NEXT:    [[T3:%.*]] = fadd double [[T2]], [[DXE]]
+; CHECK-NEXT:    [[T3:%.*]] = fadd reassoc double [[T2]], [[DXE]]
 ; CHECK-NEXT:    store double [[T3]], ptr %xe.adj
 ; CHECK-NEXT:    [[DY:%.*]] = fmul double %xe, %p.d
 ; CHECK-NEXT:    [[T4:%.*]] = load double, ptr %y.adj
-; CHECK-NEXT:    [[T5:%.*]] = fadd double [[T4]], [[DY]]
+; CHECK-NEXT:    [[T5:%.*]] = fadd reassoc double [[T4]], [[DY]]
 ; CHECK-NEXT:    store double [[T5]], ptr %y.adj
 ; xe = fpext x: dx += fptrunc(dxe), in float.
 ; CHECK-NEXT:    %xe.d = load double, ptr %xe.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %xe.adj
 ; CHECK-NEXT:    [[DXT:%.*]] = fptrunc double %xe.d to float
 ; CHECK-NEXT:    [[T6:%.*]] = load float, ptr %x.adj
-; CHECK-NEXT:    [[T7:%.*]] = fadd float [[T6]], [[DXT]]
+; CHECK-NEXT:    [[T7:%.*]] = fadd reassoc float [[T6]], [[DXT]]
 ; CHECK-NEXT:    store float [[T7]], ptr %x.adj
 ; CHECK-LABEL: rev.exit:
 ; CHECK:         %x.d = load float, ptr %x.adj

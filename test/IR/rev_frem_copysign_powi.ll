@@ -35,7 +35,7 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; CHECK-NEXT:    [[SQ:%.*]] = call double @llvm.powi.f64.i32(double %c, i32 2)
 ; CHECK-NEXT:    [[P3:%.*]] = fmul double 3.000000e+00, [[SQ]]
 ; CHECK-NEXT:    [[DC:%.*]] = fmul double [[P3]], %p.d
-; CHECK:         fadd double %{{.*}}, [[DC]]
+; CHECK:         fadd reassoc double %{{.*}}, [[DC]]
 ; CHECK-NEXT:    store double %{{.*}}, ptr %c.adj
 ; copysign(r, y): only r gets an adjoint
 ; CHECK-NEXT:    %c.d = load double, ptr %c.adj
@@ -45,19 +45,19 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; CHECK-NEXT:    [[SS:%.*]] = fmul double [[SR]], [[SY]]
 ; CHECK-NEXT:    [[DR:%.*]] = fmul double [[SS]], %c.d
 ; CHECK-NEXT:    [[R0:%.*]] = load double, ptr %r.adj
-; CHECK-NEXT:    [[R1:%.*]] = fadd double [[R0]], [[DR]]
+; CHECK-NEXT:    [[R1:%.*]] = fadd reassoc double [[R0]], [[DR]]
 ; CHECK-NEXT:    store double [[R1]], ptr %r.adj
 ; frem(x, y)
 ; CHECK-NEXT:    %r.d = load double, ptr %r.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %r.adj
 ; CHECK-NEXT:    [[X0:%.*]] = load double, ptr %x.adj
-; CHECK-NEXT:    [[X1:%.*]] = fadd double [[X0]], %r.d
+; CHECK-NEXT:    [[X1:%.*]] = fadd reassoc double [[X0]], %r.d
 ; CHECK-NEXT:    store double [[X1]], ptr %x.adj
 ; CHECK-NEXT:    [[Q:%.*]] = fdiv double [[X]], [[Y]]
 ; CHECK-NEXT:    [[TQ:%.*]] = call double @llvm.trunc.f64(double [[Q]])
 ; CHECK-NEXT:    [[NTQ:%.*]] = fneg double [[TQ]]
 ; CHECK-NEXT:    [[DY:%.*]] = fmul double [[NTQ]], %r.d
 ; CHECK-NEXT:    [[Y0:%.*]] = load double, ptr %y.adj
-; CHECK-NEXT:    [[Y1:%.*]] = fadd double [[Y0]], [[DY]]
+; CHECK-NEXT:    [[Y1:%.*]] = fadd reassoc double [[Y0]], [[DY]]
 ; CHECK-NEXT:    store double [[Y1]], ptr %y.adj
 ; CHECK-NEXT:    br label %rev.exit

@@ -32,26 +32,26 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; CHECK-NEXT:    %s.d = load double, ptr %s.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %s.adj
 ; CHECK-NEXT:    [[T0:%.*]] = load double, ptr %n.adj
-; CHECK-NEXT:    [[T1:%.*]] = fadd double [[T0]], %s.d
+; CHECK-NEXT:    [[T1:%.*]] = fadd reassoc double [[T0]], %s.d
 ; CHECK-NEXT:    store double [[T1]], ptr %n.adj
 ; CHECK-NEXT:    [[T2:%.*]] = load double, ptr %x.adj
-; CHECK-NEXT:    [[T3:%.*]] = fadd double [[T2]], %s.d
+; CHECK-NEXT:    [[T3:%.*]] = fadd reassoc double [[T2]], %s.d
 ; CHECK-NEXT:    store double [[T3]], ptr %x.adj
 ; n = -d: dd += -dn.
 ; CHECK-NEXT:    %n.d = load double, ptr %n.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %n.adj
 ; CHECK-NEXT:    [[NN:%.*]] = fneg double %n.d
 ; CHECK-NEXT:    [[T4:%.*]] = load double, ptr %d.adj
-; CHECK-NEXT:    [[T5:%.*]] = fadd double [[T4]], [[NN]]
+; CHECK-NEXT:    [[T5:%.*]] = fadd reassoc double [[T4]], [[NN]]
 ; CHECK-NEXT:    store double [[T5]], ptr %d.adj
 ; d = x - y: dx += dd, dy += -dd.
 ; CHECK-NEXT:    %d.d = load double, ptr %d.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %d.adj
 ; CHECK-NEXT:    [[T6:%.*]] = load double, ptr %x.adj
-; CHECK-NEXT:    [[T7:%.*]] = fadd double [[T6]], %d.d
+; CHECK-NEXT:    [[T7:%.*]] = fadd reassoc double [[T6]], %d.d
 ; CHECK-NEXT:    store double [[T7]], ptr %x.adj
 ; CHECK-NEXT:    [[ND:%.*]] = fneg double %d.d
 ; CHECK-NEXT:    [[T8:%.*]] = load double, ptr %y.adj
-; CHECK-NEXT:    [[T9:%.*]] = fadd double [[T8]], [[ND]]
+; CHECK-NEXT:    [[T9:%.*]] = fadd reassoc double [[T8]], [[ND]]
 ; CHECK-NEXT:    store double [[T9]], ptr %y.adj
 ; CHECK-NEXT:    br label %rev.exit

@@ -34,11 +34,11 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; CHECK:         %h.d = load double, ptr %h.adj
 ; CHECK:         [[HA:%.*]] = fdiv double %a, %h
 ; CHECK-NEXT:    [[DA:%.*]] = fmul double [[HA]], %h.d
-; CHECK:         fadd double %{{.*}}, [[DA]]
+; CHECK:         fadd reassoc double %{{.*}}, [[DA]]
 ; CHECK-NEXT:    store double %{{.*}}, ptr %a.adj
 ; CHECK-NEXT:    [[HY:%.*]] = fdiv double [[Y]], %h
 ; CHECK-NEXT:    [[DY1:%.*]] = fmul double [[HY]], %h.d
-; CHECK:         fadd double %{{.*}}, [[DY1]]
+; CHECK:         fadd reassoc double %{{.*}}, [[DY1]]
 ; CHECK-NEXT:    store double %{{.*}}, ptr %y.adj
 ; atan2
 ; CHECK-NEXT:    %a.d = load double, ptr %a.adj
@@ -48,7 +48,7 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; CHECK-NEXT:    [[DEN:%.*]] = fadd double [[TT]], [[YY]]
 ; CHECK-NEXT:    [[PT:%.*]] = fdiv double [[Y]], [[DEN]]
 ; CHECK-NEXT:    [[DT:%.*]] = fmul double [[PT]], %a.d
-; CHECK:         fadd double %{{.*}}, [[DT]]
+; CHECK:         fadd reassoc double %{{.*}}, [[DT]]
 ; CHECK-NEXT:    store double %{{.*}}, ptr %t.adj
 ; CHECK-NEXT:    [[YY2:%.*]] = fmul double [[Y]], [[Y]]
 ; CHECK-NEXT:    [[TT2:%.*]] = fmul double %t, %t
@@ -56,7 +56,7 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; CHECK-NEXT:    [[Q:%.*]] = fdiv double %t, [[DEN2]]
 ; CHECK-NEXT:    [[PY:%.*]] = fneg double [[Q]]
 ; CHECK-NEXT:    [[DY2:%.*]] = fmul double [[PY]], %a.d
-; CHECK:         fadd double %{{.*}}, [[DY2]]
+; CHECK:         fadd reassoc double %{{.*}}, [[DY2]]
 ; CHECK-NEXT:    store double %{{.*}}, ptr %y.adj
 ; tanh
 ; CHECK-NEXT:    %t.d = load double, ptr %t.adj
@@ -64,6 +64,6 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; CHECK-NEXT:    [[T2:%.*]] = fmul double %t, %t
 ; CHECK-NEXT:    [[OM:%.*]] = fsub double 1.000000e+00, [[T2]]
 ; CHECK-NEXT:    [[DX:%.*]] = fmul double [[OM]], %t.d
-; CHECK:         fadd double %{{.*}}, [[DX]]
+; CHECK:         fadd reassoc double %{{.*}}, [[DX]]
 ; CHECK-NEXT:    store double %{{.*}}, ptr %x.adj
 ; CHECK-NEXT:    br label %rev.exit

@@ -86,11 +86,11 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK:         br label %rev.latch
 ; CHECK-LABEL: rev.edge.sq.latch:
 ; CHECK-NEXT:    [[E2:%.*]] = load double, ptr %v2.adj
-; CHECK-NEXT:    [[E3:%.*]] = fadd double [[E2]], %t.d
+; CHECK-NEXT:    [[E3:%.*]] = fadd reassoc double [[E2]], %t.d
 ; CHECK-NEXT:    store double [[E3]], ptr %v2.adj
 ; CHECK-NEXT:    br label %rev.sq
 ; CHECK-LABEL: rev.edge.loop.latch:
 ; CHECK-NEXT:    [[E4:%.*]] = load double, ptr %v.adj
-; CHECK-NEXT:    [[E5:%.*]] = fadd double [[E4]], %t.d
+; CHECK-NEXT:    [[E5:%.*]] = fadd reassoc double [[E4]], %t.d
 ; CHECK-NEXT:    store double [[E5]], ptr %v.adj
 ; CHECK-NEXT:    br label %rev.loop

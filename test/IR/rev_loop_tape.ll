@@ -60,7 +60,7 @@ declare double @__ad_autodiff(ptr, ...)
 ; Only the loop body pushes.
 ; CHECK-LABEL: exit:
 ; CHECK-NOT:     @__ad_tape_push
-; CHECK:         fadd double %{{.*}}, [[SEED]]
+; CHECK:         fadd reassoc double %{{.*}}, [[SEED]]
 
 ; CHECK-LABEL: rev.loop:
 ; CHECK-NEXT:    [[POP:%.*]] = call ptr @__ad_tape_pop(ptr %tape, i64 12)
@@ -73,12 +73,12 @@ declare double @__ad_autodiff(ptr, ...)
 ; d(acc) += x * d(acc.next)
 ; CHECK-NEXT:    [[DACC:%.*]] = fmul double [[X]], %acc.next.d
 ; CHECK-NEXT:    [[T0:%.*]] = load double, ptr %acc.adj
-; CHECK-NEXT:    [[T1:%.*]] = fadd double [[T0]], [[DACC]]
+; CHECK-NEXT:    [[T1:%.*]] = fadd reassoc double [[T0]], [[DACC]]
 ; CHECK-NEXT:    store double [[T1]], ptr %acc.adj
 ; dx += acc (this iteration's, from the tape) * d(acc.next)
 ; CHECK-NEXT:    [[DX:%.*]] = fmul double %acc.saved, %acc.next.d
 ; CHECK-NEXT:    [[T2:%.*]] = load double, ptr %x.adj
-; CHECK-NEXT:    [[T3:%.*]] = fadd double [[T2]], [[DX]]
+; CHECK-NEXT:    [[T3:%.*]] = fadd reassoc double [[T2]], [[DX]]
 ; CHECK-NEXT:    store double [[T3]], ptr %x.adj
 ; CHECK-NEXT:    %acc.d = load double, ptr %acc.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %acc.adj
@@ -88,7 +88,7 @@ declare double @__ad_autodiff(ptr, ...)
 
 ; CHECK-LABEL: rev.edge.loop.loop:
 ; CHECK-NEXT:    [[B0:%.*]] = load double, ptr %acc.next.adj
-; CHECK-NEXT:    [[B1:%.*]] = fadd double [[B0]], %acc.d
+; CHECK-NEXT:    [[B1:%.*]] = fadd reassoc double [[B0]], %acc.d
 ; CHECK-NEXT:    store double [[B1]], ptr %acc.next.adj
 ; CHECK-NEXT:    br label %rev.loop
 

@@ -46,19 +46,19 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK:         %b.d = load double, ptr %b.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %b.adj
 ; CHECK-NEXT:    [[Q0:%.*]] = load double, ptr %q.shadow
-; CHECK-NEXT:    [[Q1:%.*]] = fadd double [[Q0]], %b.d
+; CHECK-NEXT:    [[Q1:%.*]] = fadd reassoc double [[Q0]], %b.d
 ; CHECK-NEXT:    store double [[Q1]], ptr %q.shadow
 ; load a from buf: *shadow.alloc += da
 ; CHECK-NEXT:    %a.d = load double, ptr %a.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %a.adj
 ; CHECK-NEXT:    [[B0:%.*]] = load double, ptr %shadow.alloc
-; CHECK-NEXT:    [[B1:%.*]] = fadd double [[B0]], %a.d
+; CHECK-NEXT:    [[B1:%.*]] = fadd reassoc double [[B0]], %a.d
 ; CHECK-NEXT:    store double [[B1]], ptr %shadow.alloc
 ; store x2 to q: dx2 += *q.shadow; *q.shadow = 0
 ; CHECK-NEXT:    [[Q2:%.*]] = load double, ptr %q.shadow
 ; CHECK-NEXT:    store double 0.000000e+00, ptr %q.shadow
 ; CHECK-NEXT:    [[X20:%.*]] = load double, ptr %x2.adj
-; CHECK-NEXT:    [[X21:%.*]] = fadd double [[X20]], [[Q2]]
+; CHECK-NEXT:    [[X21:%.*]] = fadd reassoc double [[X20]], [[Q2]]
 ; CHECK-NEXT:    store double [[X21]], ptr %x2.adj
 ; x2 = x * x
 ; CHECK:         fmul double [[X]], %x2.d
@@ -67,7 +67,7 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK:         [[B2:%.*]] = load double, ptr %shadow.alloc
 ; CHECK-NEXT:    store double 0.000000e+00, ptr %shadow.alloc
 ; CHECK-NEXT:    [[XA0:%.*]] = load double, ptr %x.adj
-; CHECK-NEXT:    [[XA1:%.*]] = fadd double [[XA0]], [[B2]]
+; CHECK-NEXT:    [[XA1:%.*]] = fadd reassoc double [[XA0]], [[B2]]
 ; CHECK-NEXT:    store double [[XA1]], ptr %x.adj
 ; The malloc, reached last: the shadow is freed.
 ; CHECK-NEXT:    call void @free(ptr %shadow.alloc)

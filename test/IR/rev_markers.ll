@@ -49,7 +49,7 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK-NEXT:    %u = fmul double %t, [[C]]
 ; CHECK-NEXT:    store double %u, ptr [[Q]]
 ; The return's seed goes to t.
-; CHECK:         fadd double %{{.*}}, [[SEED]]
+; CHECK:         fadd reassoc double %{{.*}}, [[SEED]]
 ; CHECK-NEXT:    store double %{{.*}}, ptr %t.adj
 ; CHECK-LABEL: rev.entry:
 ; q[0] = u: du += dq[0]; dq[0] = 0
@@ -61,7 +61,7 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %u.adj
 ; CHECK-NEXT:    [[DT:%.*]] = fmul double [[C]], %u.d
 ; CHECK-NEXT:    [[T0:%.*]] = load double, ptr %t.adj
-; CHECK-NEXT:    [[T1:%.*]] = fadd double [[T0]], [[DT]]
+; CHECK-NEXT:    [[T1:%.*]] = fadd reassoc double [[T0]], [[DT]]
 ; CHECK-NEXT:    store double [[T1]], ptr %t.adj
 ; CHECK-NEXT:    %t.d = load double, ptr %t.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %t.adj
@@ -74,7 +74,7 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK-NEXT:    %v.d = load double, ptr %v.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %v.adj
 ; CHECK-NEXT:    [[P0:%.*]] = load double, ptr [[DP]]
-; CHECK-NEXT:    [[P1:%.*]] = fadd double [[P0]], %v.d
+; CHECK-NEXT:    [[P1:%.*]] = fadd reassoc double [[P0]], %v.d
 ; CHECK-NEXT:    store double [[P1]], ptr [[DP]]
 ; CHECK-NEXT:    br label %rev.exit
 ; CHECK-NOT:     %c.adj

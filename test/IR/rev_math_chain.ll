@@ -50,32 +50,32 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK:         %l.d = load double, ptr %l.adj
 ; CHECK:         [[RR:%.*]] = fdiv double 1.000000e+00, %r
 ; CHECK-NEXT:    [[DR:%.*]] = fmul double [[RR]], %l.d
-; CHECK:         fadd double %{{.*}}, [[DR]]
+; CHECK:         fadd reassoc double %{{.*}}, [[DR]]
 ; CHECK-NEXT:    store double %{{.*}}, ptr %r.adj
 ; sqrt: de += (0.5 / r) * dr, reusing the primal result r
 ; CHECK:         %r.d = load double, ptr %r.adj
 ; CHECK:         [[H:%.*]] = fdiv double 5.000000e-01, %r
 ; CHECK-NEXT:    [[DE:%.*]] = fmul double [[H]], %r.d
-; CHECK:         fadd double %{{.*}}, [[DE]]
+; CHECK:         fadd reassoc double %{{.*}}, [[DE]]
 ; CHECK-NEXT:    store double %{{.*}}, ptr %e.adj
 ; exp: dc += e * de, no second exp
 ; CHECK:         %e.d = load double, ptr %e.adj
 ; CHECK-NOT:     @llvm.exp
 ; CHECK:         [[DC:%.*]] = fmul double %e, %e.d
-; CHECK:         fadd double %{{.*}}, [[DC]]
+; CHECK:         fadd reassoc double %{{.*}}, [[DC]]
 ; CHECK-NEXT:    store double %{{.*}}, ptr %c.adj
 ; cos: ds += -sin(s) * dc
 ; CHECK:         %c.d = load double, ptr %c.adj
 ; CHECK:         [[SIN:%.*]] = call double @llvm.sin.f64(double %s)
 ; CHECK-NEXT:    [[NSIN:%.*]] = fneg double [[SIN]]
 ; CHECK-NEXT:    [[DS:%.*]] = fmul double [[NSIN]], %c.d
-; CHECK:         fadd double %{{.*}}, [[DS]]
+; CHECK:         fadd reassoc double %{{.*}}, [[DS]]
 ; CHECK-NEXT:    store double %{{.*}}, ptr %s.adj
 ; sin: dx += cos(x) * ds
 ; CHECK:         %s.d = load double, ptr %s.adj
 ; CHECK:         [[COS:%.*]] = call double @llvm.cos.f64(double [[X]])
 ; CHECK-NEXT:    [[DX:%.*]] = fmul double [[COS]], %s.d
-; CHECK:         fadd double %{{.*}}, [[DX]]
+; CHECK:         fadd reassoc double %{{.*}}, [[DX]]
 ; CHECK-NEXT:    store double %{{.*}}, ptr %x.adj
 ; CHECK-NEXT:    br label %rev.exit
 ; CHECK-LABEL: rev.exit:

@@ -45,7 +45,7 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK:         %v.d = load double, ptr %v.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %v.adj
 ; CHECK-NEXT:    [[S0:%.*]] = load double, ptr %p.shadow
-; CHECK-NEXT:    [[S1:%.*]] = fadd double [[S0]], %v.d
+; CHECK-NEXT:    [[S1:%.*]] = fadd reassoc double [[S0]], %v.d
 ; CHECK-NEXT:    store double [[S1]], ptr %p.shadow
 ; CHECK-NEXT:    [[FROM:%.*]] = getelementptr i8, ptr [[DSRC]], i64 0
 ; CHECK-NEXT:    [[TO:%.*]] = getelementptr i8, ptr [[DDST]], i64 0

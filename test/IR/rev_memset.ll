@@ -36,6 +36,6 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK-NEXT:    [[S:%.*]] = load double, ptr [[DA]]
 ; CHECK-NEXT:    store double 0.000000e+00, ptr [[DA]]
 ; CHECK-NEXT:    [[T0:%.*]] = load double, ptr %x.adj
-; CHECK-NEXT:    [[T1:%.*]] = fadd double [[T0]], [[S]]
+; CHECK-NEXT:    [[T1:%.*]] = fadd reassoc double [[T0]], [[S]]
 ; CHECK-NEXT:    store double [[T1]], ptr %x.adj
 ; CHECK-NEXT:    br label %rev.exit

@@ -47,9 +47,9 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; CHECK-NEXT:    %b.d = load double, ptr %b.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %b.adj
 ; CHECK-NEXT:    [[T0:%.*]] = load double, ptr %x.adj
-; CHECK-NEXT:    fadd double [[T0]], %b.d
+; CHECK-NEXT:    fadd reassoc double [[T0]], %b.d
 ; CHECK:         [[T1:%.*]] = load double, ptr %y.adj
-; CHECK-NEXT:    fadd double [[T1]], %b.d
+; CHECK-NEXT:    fadd reassoc double [[T1]], %b.d
 ; CHECK:         br label %rev.entry
 
 ; The then branch: a = x * y.
@@ -57,10 +57,10 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; CHECK-NEXT:    %a.d = load double, ptr %a.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %a.adj
 ; CHECK-NEXT:    [[DX:%.*]] = fmul double [[Y]], %a.d
-; CHECK:         fadd double %{{.*}}, [[DX]]
+; CHECK:         fadd reassoc double %{{.*}}, [[DX]]
 ; CHECK-NEXT:    store double %{{.*}}, ptr %x.adj
 ; CHECK-NEXT:    [[DY:%.*]] = fmul double [[X]], %a.d
-; CHECK:         fadd double %{{.*}}, [[DY]]
+; CHECK:         fadd reassoc double %{{.*}}, [[DY]]
 ; CHECK-NEXT:    store double %{{.*}}, ptr %y.adj
 ; CHECK:         br label %rev.entry
 
@@ -71,12 +71,12 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 
 ; CHECK-LABEL: rev.edge.else.join:
 ; CHECK-NEXT:    [[E0:%.*]] = load double, ptr %b.adj
-; CHECK-NEXT:    [[E1:%.*]] = fadd double [[E0]], %p.d
+; CHECK-NEXT:    [[E1:%.*]] = fadd reassoc double [[E0]], %p.d
 ; CHECK-NEXT:    store double [[E1]], ptr %b.adj
 ; CHECK-NEXT:    br label %rev.else
 
 ; CHECK-LABEL: rev.edge.then.join:
 ; CHECK-NEXT:    [[E2:%.*]] = load double, ptr %a.adj
-; CHECK-NEXT:    [[E3:%.*]] = fadd double [[E2]], %p.d
+; CHECK-NEXT:    [[E3:%.*]] = fadd reassoc double [[E2]], %p.d
 ; CHECK-NEXT:    store double [[E3]], ptr %a.adj
 ; CHECK-NEXT:    br label %rev.then

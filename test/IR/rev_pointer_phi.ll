@@ -42,13 +42,13 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK:         %v = load double, ptr %p
 ; CHECK-NEXT:    %m = fmul double %v, [[X]]
 ; CHECK-NEXT:    store double %m, ptr %p
-; CHECK:         fadd double %{{.*}}, [[SEED]]
+; CHECK:         fadd reassoc double %{{.*}}, [[SEED]]
 ; CHECK-LABEL: rev.j:
 ; store m to p
 ; CHECK:         [[S:%.*]] = load double, ptr %p.shadow
 ; CHECK-NEXT:    store double 0.000000e+00, ptr %p.shadow
 ; CHECK-NEXT:    [[M0:%.*]] = load double, ptr %m.adj
-; CHECK-NEXT:    [[M1:%.*]] = fadd double [[M0]], [[S]]
+; CHECK-NEXT:    [[M1:%.*]] = fadd reassoc double [[M0]], [[S]]
 ; CHECK-NEXT:    store double [[M1]], ptr %m.adj
 ; m = v * x
 ; CHECK-NEXT:    %m.d = load double, ptr %m.adj
@@ -61,7 +61,7 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK-NEXT:    %v.d = load double, ptr %v.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %v.adj
 ; CHECK-NEXT:    [[L0:%.*]] = load double, ptr %p.shadow
-; CHECK-NEXT:    [[L1:%.*]] = fadd double [[L0]], %v.d
+; CHECK-NEXT:    [[L1:%.*]] = fadd reassoc double [[L0]], %v.d
 ; CHECK-NEXT:    store double [[L1]], ptr %p.shadow
 ; Which side of the branch ran is its condition, recomputed (no tape).
 ; CHECK-NEXT:    br i1 %c, label %rev.edge.l.j, label %rev.edge.r.j

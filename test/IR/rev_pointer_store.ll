@@ -46,11 +46,11 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK-NEXT:    %w.d = load double, ptr %w.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %w.adj
 ; CHECK-NEXT:    [[K0:%.*]] = load double, ptr %k.shadow
-; CHECK-NEXT:    [[K1:%.*]] = fadd double [[K0]], %w.d
+; CHECK-NEXT:    [[K1:%.*]] = fadd reassoc double [[K0]], %w.d
 ; CHECK-NEXT:    store double [[K1]], ptr %k.shadow
 ; CHECK-NEXT:    %v.d = load double, ptr %v.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %v.adj
 ; CHECK-NEXT:    [[Q0:%.*]] = load double, ptr %q.shadow
-; CHECK-NEXT:    [[Q1:%.*]] = fadd double [[Q0]], %v.d
+; CHECK-NEXT:    [[Q1:%.*]] = fadd reassoc double [[Q0]], %v.d
 ; CHECK-NEXT:    store double [[Q1]], ptr %q.shadow
 ; CHECK-NEXT:    br label %rev.exit

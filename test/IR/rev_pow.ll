@@ -33,7 +33,7 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; CHECK-NEXT:    [[PX:%.*]] = fmul double [[Y]], [[PW]]
 ; CHECK-NEXT:    [[DX:%.*]] = fmul double [[PX]], %p.d
 ; CHECK-NEXT:    [[T0:%.*]] = load double, ptr %x.adj
-; CHECK-NEXT:    [[T1:%.*]] = fadd double [[T0]], [[DX]]
+; CHECK-NEXT:    [[T1:%.*]] = fadd reassoc double [[T0]], [[DX]]
 ; CHECK-NEXT:    store double [[T1]], ptr %x.adj
 ; CHECK-NEXT:    [[LOG:%.*]] = call double @llvm.log.f64(double [[X]])
 ; CHECK-NEXT:    [[PL:%.*]] = fmul double %p, [[LOG]]
@@ -41,6 +41,6 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; CHECK-NEXT:    [[PY:%.*]] = select i1 [[ZERO]], double 0.000000e+00, double [[PL]]
 ; CHECK-NEXT:    [[DY:%.*]] = fmul double [[PY]], %p.d
 ; CHECK-NEXT:    [[T2:%.*]] = load double, ptr %y.adj
-; CHECK-NEXT:    [[T3:%.*]] = fadd double [[T2]], [[DY]]
+; CHECK-NEXT:    [[T3:%.*]] = fadd reassoc double [[T2]], [[DY]]
 ; CHECK-NEXT:    store double [[T3]], ptr %y.adj
 ; CHECK-NEXT:    br label %rev.exit

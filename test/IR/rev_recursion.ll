@@ -49,7 +49,7 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK-NEXT:    [[RA:%.*]] = call { double } @pw.ad.adjoint(double %r.d, ptr %tape)
 ; CHECK-NEXT:    [[DX:%.*]] = extractvalue { double } [[RA]], 0
 ; CHECK-NEXT:    [[T0:%.*]] = load double, ptr %x.adj
-; CHECK-NEXT:    [[T1:%.*]] = fadd double [[T0]], [[DX]]
+; CHECK-NEXT:    [[T1:%.*]] = fadd reassoc double [[T0]], [[DX]]
 ; CHECK-NEXT:    store double [[T1]], ptr %x.adj
 
 ; CHECK-LABEL: define internal double @pw.ad.augmented(
@@ -78,19 +78,19 @@ declare double @__ad_autodiff(ptr, ...)
 ; dr += x * dm
 ; CHECK-NEXT:    [[E0:%.*]] = fmul double [[XS:%.*]], %m.d
 ; CHECK-NEXT:    [[E1:%.*]] = load double, ptr %r.adj
-; CHECK-NEXT:    [[E2:%.*]] = fadd double [[E1]], [[E0]]
+; CHECK-NEXT:    [[E2:%.*]] = fadd reassoc double [[E1]], [[E0]]
 ; CHECK-NEXT:    store double [[E2]], ptr %r.adj
 ; dx += r * dm
 ; CHECK-NEXT:    [[E3:%.*]] = fmul double [[RS2]], %m.d
 ; CHECK-NEXT:    [[E4:%.*]] = load double, ptr %x.adj
-; CHECK-NEXT:    [[E5:%.*]] = fadd double [[E4]], [[E3]]
+; CHECK-NEXT:    [[E5:%.*]] = fadd reassoc double [[E4]], [[E3]]
 ; CHECK-NEXT:    store double [[E5]], ptr %x.adj
 ; CHECK-NEXT:    %r.d = load double, ptr %r.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %r.adj
 ; CHECK-NEXT:    [[RR:%.*]] = call { double } @pw.ad.adjoint(double %r.d, ptr [[DTAPE]])
 ; CHECK-NEXT:    [[RX:%.*]] = extractvalue { double } [[RR]], 0
 ; CHECK-NEXT:    [[E6:%.*]] = load double, ptr %x.adj
-; CHECK-NEXT:    [[E7:%.*]] = fadd double [[E6]], [[RX]]
+; CHECK-NEXT:    [[E7:%.*]] = fadd reassoc double [[E6]], [[RX]]
 ; CHECK-NEXT:    store double [[E7]], ptr %x.adj
 ; The return block's record is popped first, and x comes from it.
 ; CHECK-LABEL: rev.UnifiedReturnBlock:

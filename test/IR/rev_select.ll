@@ -30,10 +30,10 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %m.adj
 ; CHECK-NEXT:    [[DX:%.*]] = select i1 %c, double %m.d, double {{-?}}0.000000e+00
 ; CHECK-NEXT:    [[T0:%.*]] = load double, ptr %x.adj
-; CHECK-NEXT:    [[T1:%.*]] = fadd double [[T0]], [[DX]]
+; CHECK-NEXT:    [[T1:%.*]] = fadd reassoc double [[T0]], [[DX]]
 ; CHECK-NEXT:    store double [[T1]], ptr %x.adj
 ; CHECK-NEXT:    [[DY:%.*]] = select i1 %c, double {{-?}}0.000000e+00, double %m.d
 ; CHECK-NEXT:    [[T2:%.*]] = load double, ptr %y.adj
-; CHECK-NEXT:    [[T3:%.*]] = fadd double [[T2]], [[DY]]
+; CHECK-NEXT:    [[T3:%.*]] = fadd reassoc double [[T2]], [[DY]]
 ; CHECK-NEXT:    store double [[T3]], ptr %y.adj
 ; CHECK-NEXT:    br label %rev.exit

@@ -42,23 +42,23 @@ declare void @__ad_autodiff(ptr, ...)
 ; CHECK-NEXT:    [[S:%.*]] = load double, ptr %p.shadow
 ; CHECK-NEXT:    store double 0.000000e+00, ptr %p.shadow
 ; CHECK-NEXT:    [[T0:%.*]] = load double, ptr %y.adj
-; CHECK-NEXT:    [[T1:%.*]] = fadd double [[T0]], [[S]]
+; CHECK-NEXT:    [[T1:%.*]] = fadd reassoc double [[T0]], [[S]]
 ; CHECK-NEXT:    store double [[T1]], ptr %y.adj
 ; y = x * x: dx gets x * dy twice.
 ; CHECK-NEXT:    %y.d = load double, ptr %y.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %y.adj
 ; CHECK-NEXT:    [[D1:%.*]] = fmul double %x, %y.d
 ; CHECK-NEXT:    [[T2:%.*]] = load double, ptr %x.adj
-; CHECK-NEXT:    [[T3:%.*]] = fadd double [[T2]], [[D1]]
+; CHECK-NEXT:    [[T3:%.*]] = fadd reassoc double [[T2]], [[D1]]
 ; CHECK-NEXT:    store double [[T3]], ptr %x.adj
 ; CHECK-NEXT:    [[D2:%.*]] = fmul double %x, %y.d
 ; CHECK-NEXT:    [[T4:%.*]] = load double, ptr %x.adj
-; CHECK-NEXT:    [[T5:%.*]] = fadd double [[T4]], [[D2]]
+; CHECK-NEXT:    [[T5:%.*]] = fadd reassoc double [[T4]], [[D2]]
 ; CHECK-NEXT:    store double [[T5]], ptr %x.adj
 ; load: *da += dx
 ; CHECK-NEXT:    %x.d = load double, ptr %x.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %x.adj
 ; CHECK-NEXT:    [[SA:%.*]] = load double, ptr [[DA]]
-; CHECK-NEXT:    [[SN:%.*]] = fadd double [[SA]], %x.d
+; CHECK-NEXT:    [[SN:%.*]] = fadd reassoc double [[SA]], %x.d
 ; CHECK-NEXT:    store double [[SN]], ptr [[DA]]
 ; CHECK-NEXT:    br label %rev.exit

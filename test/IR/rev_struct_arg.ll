@@ -48,11 +48,11 @@ declare { double, double } @__ad_autodiff_s(ptr, ...)
 ; CHECK-NEXT:    [[OLD:%.*]] = load { double, double }, ptr %p.adj
 ; CHECK-NEXT:    [[O0:%.*]] = extractvalue { double, double } [[OLD]], 0
 ; CHECK-NEXT:    [[N0:%.*]] = extractvalue { double, double } [[IB]], 0
-; CHECK-NEXT:    [[S0:%.*]] = fadd double [[O0]], [[N0]]
+; CHECK-NEXT:    [[S0:%.*]] = fadd reassoc double [[O0]], [[N0]]
 ; CHECK-NEXT:    [[W0:%.*]] = insertvalue { double, double } [[OLD]], double [[S0]], 0
 ; CHECK-NEXT:    [[O1:%.*]] = extractvalue { double, double } [[OLD]], 1
 ; CHECK-NEXT:    [[N1:%.*]] = extractvalue { double, double } [[IB]], 1
-; CHECK-NEXT:    [[S1:%.*]] = fadd double [[O1]], [[N1]]
+; CHECK-NEXT:    [[S1:%.*]] = fadd reassoc double [[O1]], [[N1]]
 ; CHECK-NEXT:    [[W1:%.*]] = insertvalue { double, double } [[W0]], double [[S1]], 1
 ; CHECK-NEXT:    store { double, double } [[W1]], ptr %p.adj
 ; a = p.0: dp += { da, 0 }

@@ -38,25 +38,25 @@ declare { <2 x double>, <2 x double> } @__ad_autodiff_v(ptr, ...)
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %e1.adj
 ; CHECK-NEXT:    [[V1:%.*]] = insertelement <2 x double> {{zeroinitializer|splat \(double -0.000000e\+00\)}}, double %e1.d, i32 1
 ; CHECK-NEXT:    [[M0:%.*]] = load <2 x double>, ptr %m.adj
-; CHECK-NEXT:    [[M1:%.*]] = fadd <2 x double> [[M0]], [[V1]]
+; CHECK-NEXT:    [[M1:%.*]] = fadd reassoc <2 x double> [[M0]], [[V1]]
 ; CHECK-NEXT:    store <2 x double> [[M1]], ptr %m.adj
 ; e0 = m[0]: dm += <de0, 0>
 ; CHECK-NEXT:    %e0.d = load double, ptr %e0.adj
 ; CHECK-NEXT:    store double {{-?}}0.000000e+00, ptr %e0.adj
 ; CHECK-NEXT:    [[V0:%.*]] = insertelement <2 x double> {{zeroinitializer|splat \(double -0.000000e\+00\)}}, double %e0.d, i32 0
 ; CHECK-NEXT:    [[M2:%.*]] = load <2 x double>, ptr %m.adj
-; CHECK-NEXT:    [[M3:%.*]] = fadd <2 x double> [[M2]], [[V0]]
+; CHECK-NEXT:    [[M3:%.*]] = fadd reassoc <2 x double> [[M2]], [[V0]]
 ; CHECK-NEXT:    store <2 x double> [[M3]], ptr %m.adj
 ; m = a * b: da += b * dm, db += a * dm
 ; CHECK-NEXT:    %m.d = load <2 x double>, ptr %m.adj
 ; CHECK-NEXT:    store <2 x double> {{zeroinitializer|splat \(double -0.000000e\+00\)}}, ptr %m.adj
 ; CHECK-NEXT:    [[DA:%.*]] = fmul <2 x double> [[B]], %m.d
 ; CHECK-NEXT:    [[A0:%.*]] = load <2 x double>, ptr %a.adj
-; CHECK-NEXT:    [[A1:%.*]] = fadd <2 x double> [[A0]], [[DA]]
+; CHECK-NEXT:    [[A1:%.*]] = fadd reassoc <2 x double> [[A0]], [[DA]]
 ; CHECK-NEXT:    store <2 x double> [[A1]], ptr %a.adj
 ; CHECK-NEXT:    [[DB:%.*]] = fmul <2 x double> [[A]], %m.d
 ; CHECK-NEXT:    [[B0:%.*]] = load <2 x double>, ptr %b.adj
-; CHECK-NEXT:    [[B1:%.*]] = fadd <2 x double> [[B0]], [[DB]]
+; CHECK-NEXT:    [[B1:%.*]] = fadd reassoc <2 x double> [[B0]], [[DB]]
 ; CHECK-NEXT:    store <2 x double> [[B1]], ptr %b.adj
 ; CHECK-NEXT:    br label %rev.exit
 ; CHECK-LABEL: rev.exit:

@@ -33,20 +33,20 @@ declare { float, <4 x float> } @__ad_autodiff_r(ptr, ...)
 ; CHECK-NEXT:    [[INS:%.*]] = insertelement <4 x float> poison, float %r.d, i64 0
 ; CHECK-NEXT:    [[SPLAT:%.*]] = shufflevector <4 x float> [[INS]], <4 x float> poison, <4 x i32> zeroinitializer
 ; CHECK-NEXT:    [[Q0:%.*]] = load <4 x float>, ptr %sq.adj
-; CHECK-NEXT:    [[Q1:%.*]] = fadd <4 x float> [[Q0]], [[SPLAT]]
+; CHECK-NEXT:    [[Q1:%.*]] = fadd reassoc <4 x float> [[Q0]], [[SPLAT]]
 ; CHECK-NEXT:    store <4 x float> [[Q1]], ptr %sq.adj
 ; CHECK-NEXT:    [[S0:%.*]] = load float, ptr %s.adj
-; CHECK-NEXT:    [[S1:%.*]] = fadd float [[S0]], %r.d
+; CHECK-NEXT:    [[S1:%.*]] = fadd reassoc float [[S0]], %r.d
 ; CHECK-NEXT:    store float [[S1]], ptr %s.adj
 ; CHECK-NEXT:    %sq.d = load <4 x float>, ptr %sq.adj
 ; CHECK-NEXT:    store <4 x float> {{.*}}, ptr %sq.adj
 ; CHECK-NEXT:    [[D0:%.*]] = fmul <4 x float> [[V]], %sq.d
 ; CHECK-NEXT:    [[A0:%.*]] = load <4 x float>, ptr %v.adj
-; CHECK-NEXT:    [[A1:%.*]] = fadd <4 x float> [[A0]], [[D0]]
+; CHECK-NEXT:    [[A1:%.*]] = fadd reassoc <4 x float> [[A0]], [[D0]]
 ; CHECK-NEXT:    store <4 x float> [[A1]], ptr %v.adj
 ; CHECK-NEXT:    [[D1:%.*]] = fmul <4 x float> [[V]], %sq.d
 ; CHECK-NEXT:    [[A2:%.*]] = load <4 x float>, ptr %v.adj
-; CHECK-NEXT:    [[A3:%.*]] = fadd <4 x float> [[A2]], [[D1]]
+; CHECK-NEXT:    [[A3:%.*]] = fadd reassoc <4 x float> [[A2]], [[D1]]
 ; CHECK-NEXT:    store <4 x float> [[A3]], ptr %v.adj
 ; CHECK-NEXT:    br label %rev.exit
 ; CHECK-LABEL: rev.exit:

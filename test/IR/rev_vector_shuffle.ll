@@ -38,7 +38,7 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; CHECK-NEXT:    [[INS:%.*]] = insertelement <2 x double> poison, double %r.d, i64 0
 ; CHECK-NEXT:    [[SPLAT:%.*]] = shufflevector <2 x double> [[INS]], <2 x double> poison, <2 x i32> zeroinitializer
 ; CHECK-NEXT:    [[P0:%.*]] = load <2 x double>, ptr %p.adj
-; CHECK-NEXT:    [[P1:%.*]] = fadd <2 x double> [[P0]], [[SPLAT]]
+; CHECK-NEXT:    [[P1:%.*]] = fadd reassoc <2 x double> [[P0]], [[SPLAT]]
 ; CHECK-NEXT:    store <2 x double> [[P1]], ptr %p.adj
 ; p = v * sw
 ; CHECK-NEXT:    %p.d = load <2 x double>, ptr %p.adj
@@ -58,23 +58,23 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; CHECK-NEXT:    [[S1:%.*]] = fadd double [[O1]], [[L1]]
 ; CHECK-NEXT:    [[W1:%.*]] = insertelement <2 x double> [[W0]], double [[S1]], i64 1
 ; CHECK-NEXT:    [[V0:%.*]] = load <2 x double>, ptr %v.adj
-; CHECK-NEXT:    [[V1:%.*]] = fadd <2 x double> [[V0]], [[W1]]
+; CHECK-NEXT:    [[V1:%.*]] = fadd reassoc <2 x double> [[V0]], [[W1]]
 ; CHECK-NEXT:    store <2 x double> [[V1]], ptr %v.adj
 ; v = insertelement v0, y, 1: dy += dv[1]; dv0 += dv with lane 1 zeroed
 ; CHECK-NEXT:    %v.d = load <2 x double>, ptr %v.adj
 ; CHECK-NEXT:    store <2 x double> {{.*}}, ptr %v.adj
 ; CHECK-NEXT:    [[DY:%.*]] = extractelement <2 x double> %v.d, i32 1
 ; CHECK-NEXT:    [[Y0:%.*]] = load double, ptr %y.adj
-; CHECK-NEXT:    [[Y1:%.*]] = fadd double [[Y0]], [[DY]]
+; CHECK-NEXT:    [[Y1:%.*]] = fadd reassoc double [[Y0]], [[DY]]
 ; CHECK-NEXT:    store double [[Y1]], ptr %y.adj
 ; CHECK-NEXT:    [[REST:%.*]] = insertelement <2 x double> %v.d, double {{-?}}0.000000e+00, i32 1
 ; CHECK-NEXT:    [[Q0:%.*]] = load <2 x double>, ptr %v0.adj
-; CHECK-NEXT:    [[Q1:%.*]] = fadd <2 x double> [[Q0]], [[REST]]
+; CHECK-NEXT:    [[Q1:%.*]] = fadd reassoc <2 x double> [[Q0]], [[REST]]
 ; CHECK-NEXT:    store <2 x double> [[Q1]], ptr %v0.adj
 ; v0 = insertelement poison, x, 0: dx += dv0[0]
 ; CHECK-NEXT:    %v0.d = load <2 x double>, ptr %v0.adj
 ; CHECK-NEXT:    store <2 x double> {{.*}}, ptr %v0.adj
 ; CHECK-NEXT:    [[DX:%.*]] = extractelement <2 x double> %v0.d, i32 0
 ; CHECK-NEXT:    [[X0:%.*]] = load double, ptr %x.adj
-; CHECK-NEXT:    [[X1:%.*]] = fadd double [[X0]], [[DX]]
+; CHECK-NEXT:    [[X1:%.*]] = fadd reassoc double [[X0]], [[DX]]
 ; CHECK-NEXT:    store double [[X1]], ptr %x.adj
