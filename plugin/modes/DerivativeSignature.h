@@ -43,6 +43,12 @@ struct DerivativeSignature {
   /// The return value is differentiated: a floating-point return gets a seed
   /// (reverse) or a tangent (forward); a pointer return gets a shadow.
   bool ReturnActive = false;
+  /// Split only. Bit k: nothing writes the memory pointer argument k points
+  /// into between the augmented forward and the adjoint (the caller knows:
+  /// a gradient runs both in one call), so the adjoint may load again what
+  /// the augmented forward read there instead of taping it. Arguments past
+  /// the 64th are never kept.
+  uint64_t KeptArgs = 0;
 
   /// The cache's key (hashed by it). It names the function by address as
   /// well: unnamed IR functions (@0, @1) must not share derivatives.
@@ -56,6 +62,10 @@ struct DerivativeSignature {
     for (Activity A : Args)
       K += "csa"[unsigned(A)];
     K += ReturnActive ? "|r" : "|-";
+    if (KeptArgs) {
+      K += "|k";
+      K += std::to_string(KeptArgs);
+    }
     return K;
   }
 

@@ -417,24 +417,11 @@ bool ReverseBuilder::forwardCall(CallBase &I) {
     return true;
   }
   case CalleeKind::Defined: {
-    DerivativeSignature Callee;
-    Callee.Primal = I.getCalledFunction();
-    Callee.Kind = DerivativeKind::Split;
-    bool Any = false;
-    for (const Use &U : I.args()) {
-      Activity A = Activity::Const;
-      if (U->getType()->isPointerTy() && AA.hasShadow(U))
-        A = Activity::Shadowed;
-      else if (AA.isVaried(U))
-        A = Activity::Active;
-      Any |= A != Activity::Const;
-      Callee.Args.push_back(A);
-    }
-    if (!Any)
+    std::optional<DerivativeSignature> Sig = calleeSignature(I);
+    if (!Sig)
       return true;
+    const DerivativeSignature &Callee = *Sig;
     Type *RetTy = I.getType();
-    Callee.ReturnActive = (isDifferentiableType(RetTy) && AA.isVaried(&I)) ||
-                          (RetTy->isPointerTy() && AA.hasShadow(&I));
     SplitDerivative D = Ctx.Cache->split(Callee);
     if (!D)
       return false;

@@ -81,6 +81,14 @@ private:
   bool reverseStructural(llvm::Instruction &I, llvm::Value *DY);
   bool reverseCall(llvm::CallBase &I, llvm::Value *DY);
   bool reverseCallToDefined(llvm::CallBase &I);
+  /// The split derivative a call to a defined function needs (the same in
+  /// the forward and the reverse sweep); nullopt when nothing of the call is
+  /// differentiated.
+  std::optional<DerivativeSignature> calleeSignature(llvm::CallBase &I);
+  /// DerivativeSignature::KeptArgs for the callee of \p I: pointer
+  /// arguments into memory this function's derivative keeps unchanged from
+  /// the call to the call's reverse.
+  uint64_t keptArguments(llvm::CallBase &I);
   bool reverseCustomCall(llvm::CallBase &I, const CustomRule &Rule,
                          llvm::Value *DY);
   bool reverseMemoryCall(llvm::CallBase &I, unsigned Kind);
@@ -119,7 +127,12 @@ private:
   /// Nothing in the primal can overwrite what \p L read, so a gradient
   /// (both sweeps in one call) may load it again in the reverse sweep.
   bool stillInMemory(const llvm::LoadInst &L);
-  /// The primal's instructions that may write memory.
+  /// \p L may be loaded again in the reverse sweep: nothing in the primal
+  /// can overwrite it, and nothing outside runs in between (a gradient, or
+  /// a split derivative whose caller keeps that argument's memory).
+  bool mayReload(const llvm::LoadInst &L);
+  /// The primal's instructions that may write memory (built once).
+  const llvm::SmallVectorImpl<llvm::Instruction *> &writers();
   std::optional<llvm::SmallVector<llvm::Instruction *, 16>> Writers;
   /// \p Orig is an induction variable of a counted loop that contains the
   /// block being reversed: its value is in a slot, no tape needed.

@@ -8,8 +8,10 @@
 //===----------------------------------------------------------------------===//
 #include "modes/ReverseBuilder.h"
 #include "modes/ConstantShadows.h"
+#include "modes/IRHelpers.h"
 #include "rules/KnownFunctions.h"
 #include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -141,9 +143,7 @@ static bool isRecomputableMathCall(const Instruction &I, const LoopInfo &LI) {
   return isa<IntrinsicInst>(Call) || LI.getLoopFor(Call->getParent());
 }
 
-bool ReverseBuilder::stillInMemory(const LoadInst &L) {
-  if (L.isVolatile() || !L.isSimple())
-    return false;
+const SmallVectorImpl<Instruction *> &ReverseBuilder::writers() {
   if (!Writers) {
     Writers.emplace();
     for (Instruction &I : instructions(*Primal)) {
@@ -157,14 +157,129 @@ bool ReverseBuilder::stillInMemory(const LoadInst &L) {
         Writers->push_back(&I);
     }
   }
+  return *Writers;
+}
+
+/// \p W may write \p Loc. A call whose callee writes, besides memory
+/// through its pointer arguments, only errno (a libm function's) or memory
+/// the program cannot reach is judged by its arguments alone: alias analysis
+/// would say any location might be errno, but errno is libc's int, not a
+/// buffer of the program.
+static bool mayWrite(AAResults &AAR, Instruction *W, const MemoryLocation &Loc) {
+  auto *Call = dyn_cast<CallBase>(W);
+  if (!Call)
+    return isModSet(AAR.getModRefInfo(W, Loc));
+  MemoryEffects ME = AAR.getMemoryEffects(Call)
+                         .getWithoutLoc(IRMemLocation::ErrnoMem)
+                         .getWithoutLoc(IRMemLocation::InaccessibleMem);
+  if (!ME.onlyAccessesArgPointees())
+    return isModSet(AAR.getModRefInfo(W, Loc));
+  if (!isModSet(ME.getModRef()))
+    return false;
+  for (const Use &U : Call->args())
+    if (U->getType()->isPointerTy() &&
+        !Call->onlyReadsMemory(U.getOperandNo()) &&
+        !AAR.isNoAlias(MemoryLocation::getBeforeOrAfter(U), Loc))
+      return true;
+  return false;
+}
+
+/// lifetime.end ends what an alloca holds: a stack slot may be shared with
+/// another alloca after it, so its contents cannot be relied on later.
+static bool hasLifetimeMarkers(const AllocaInst &AI) {
+  return any_of(AI.users(), [](const User *U) {
+    return isa<IntrinsicInst>(U) &&
+           cast<IntrinsicInst>(U)->isLifetimeStartOrEnd();
+  });
+}
+
+bool ReverseBuilder::stillInMemory(const LoadInst &L) {
+  if (L.isVolatile() || !L.isSimple())
+    return false;
+  if (auto *AI =
+          dyn_cast<AllocaInst>(getUnderlyingObject(L.getPointerOperand())))
+    if (hasLifetimeMarkers(*AI))
+      return false;
   // Order does not matter: a write anywhere in the function, before the load
   // or after it, may have changed the location by the time the reverse sweep
   // runs (in a loop, "before" is also "after").
   MemoryLocation Loc = MemoryLocation::get(&L);
   AAResults &AAR = Ctx.FAM.getResult<AAManager>(*Primal);
-  return none_of(*Writers, [&](Instruction *W) {
-    return isModSet(AAR.getModRefInfo(W, Loc));
+  return none_of(writers(), [&](Instruction *W) {
+    return mayWrite(AAR, W, Loc);
   });
+}
+
+/// Bit \p ArgNo of a KeptArgs mask.
+static bool isKept(uint64_t KeptArgs, unsigned ArgNo) {
+  return ArgNo < 64 && ((KeptArgs >> ArgNo) & 1);
+}
+
+bool ReverseBuilder::mayReload(const LoadInst &L) {
+  if (Combined)
+    return stillInMemory(L);
+  // A split derivative's caller runs code between the two halves: only
+  // memory it vouches for stays as it was. Its check covered the call too,
+  // with the call's actual arguments (this function writing through another
+  // argument that the caller knows points elsewhere is no write there).
+  auto *A = dyn_cast<Argument>(getUnderlyingObject(L.getPointerOperand()));
+  return A && isKept(Sig.KeptArgs, A->getArgNo()) && L.isSimple();
+}
+
+uint64_t ReverseBuilder::keptArguments(CallBase &I) {
+  uint64_t Kept = 0;
+  AAResults &AAR = Ctx.FAM.getResult<AAManager>(*Primal);
+  for (const Use &U : I.args()) {
+    unsigned K = U.getOperandNo();
+    if (K >= 64 || !U->getType()->isPointerTy())
+      continue;
+    // Memory that lives until this derivative's reverse sweep runs the
+    // call's adjoint, with nothing outside it writing there in between: in
+    // a gradient (one call, both sweeps) this function's arguments, globals
+    // and allocas (whose lifetime lasts); in a split derivative only the
+    // arguments its own caller keeps.
+    const Value *Obj = getUnderlyingObject(U);
+    bool Lives = false;
+    if (auto *A = dyn_cast<Argument>(Obj))
+      Lives = Combined || isKept(Sig.KeptArgs, A->getArgNo());
+    else if (auto *AI = dyn_cast<AllocaInst>(Obj))
+      Lives = Combined && !hasLifetimeMarkers(*AI);
+    else if (isa<GlobalVariable>(Obj))
+      Lives = Combined;
+    if (!Lives)
+      continue;
+    // ... and that no instruction of this function writes, the call itself
+    // included (in a loop its next execution comes before the adjoint).
+    MemoryLocation Loc = MemoryLocation::getBeforeOrAfter(U);
+    if (none_of(writers(),
+                [&](Instruction *W) { return mayWrite(AAR, W, Loc); }))
+      Kept |= uint64_t(1) << K;
+  }
+  return Kept;
+}
+
+std::optional<DerivativeSignature>
+ReverseBuilder::calleeSignature(CallBase &I) {
+  DerivativeSignature Callee;
+  Callee.Primal = I.getCalledFunction();
+  Callee.Kind = DerivativeKind::Split;
+  bool Any = false;
+  for (const Use &U : I.args()) {
+    Activity A = Activity::Const;
+    if (U->getType()->isPointerTy() && AA.hasShadow(U))
+      A = Activity::Shadowed;
+    else if (AA.isVaried(U))
+      A = Activity::Active;
+    Any |= A != Activity::Const;
+    Callee.Args.push_back(A);
+  }
+  if (!Any)
+    return std::nullopt;
+  Type *RetTy = I.getType();
+  Callee.ReturnActive = (isDifferentiableType(RetTy) && AA.isVaried(&I)) ||
+                        (RetTy->isPointerTy() && AA.hasShadow(&I));
+  Callee.KeptArgs = keptArguments(I);
+  return Callee;
 }
 
 Value *ReverseBuilder::recomputeInReverse(Value *Orig, unsigned Depth) {
@@ -172,10 +287,10 @@ Value *ReverseBuilder::recomputeInReverse(Value *Orig, unsigned Depth) {
   if (!I || Depth > MaxRecomputeDepth)
     return nullptr;
   // A load can be repeated in the reverse sweep when nothing can have
-  // changed that memory in between: in a gradient (forward and reverse
-  // sweeps in one call), when no write of the function may alias it.
+  // changed that memory in between: no write of the function may alias it,
+  // and nothing outside runs between the sweeps (mayReload).
   bool Reload =
-      isa<LoadInst>(I) && Combined && stillInMemory(*cast<LoadInst>(I));
+      isa<LoadInst>(I) && mayReload(*cast<LoadInst>(I));
   if (auto *Phi = dyn_cast<PHINode>(I))
     return recomputePhiInReverse(Phi, Depth);
   bool MathCall = isRecomputableMathCall(*I, LI);
@@ -245,7 +360,7 @@ bool ReverseBuilder::recomputableWithoutTape(Value *V, unsigned Depth) {
 bool ReverseBuilder::recomputableUncached(Instruction *I, unsigned Depth) {
   if (auto *Phi = dyn_cast<PHINode>(I))
     return phiRecomputable(Phi, Depth);
-  bool Reload = isa<LoadInst>(I) && Combined && stillInMemory(*cast<LoadInst>(I));
+  bool Reload = isa<LoadInst>(I) && mayReload(*cast<LoadInst>(I));
   if (!Reload && !isRecomputableMathCall(*I, LI) && !isCheapToRecompute(*I))
     return false;
   return all_of(I->operands(), [&](Value *Op) {
