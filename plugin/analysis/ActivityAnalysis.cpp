@@ -176,7 +176,10 @@ bool ActivityAnalysis::visitIntegerLoad(const LoadInst &LI) {
     if (!SI)
       return false;
     const DataLayout &DL = F.getDataLayout();
-    uint64_t Size = DL.getTypeStoreSize(LI.getType());
+    TypeSize StoreSize = DL.getTypeStoreSize(LI.getType());
+    if (StoreSize.isScalable()) // Rejected with a diagnostic later.
+      return false;
+    uint64_t Size = StoreSize.getFixedValue();
     std::optional<Type *> Moved =
         floatMovedByIntegerAccess(DL, LI, LI.getPointerOperand(), Size);
     if (!Moved)

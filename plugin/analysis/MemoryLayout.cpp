@@ -275,9 +275,10 @@ std::optional<Type *> floatMovedByIntegerAccess(const DataLayout &DL,
   if (!Def || !informative(Def) || Offset.isNegative())
     return std::nullopt;
   Def = elementOf(Def);
-  uint64_t Stride = DL.getTypeAllocSize(Def);
-  if (Stride == 0)
+  TypeSize AllocSize = DL.getTypeAllocSize(Def);
+  if (AllocSize.isScalable() || AllocSize.isZero())
     return std::nullopt;
+  uint64_t Stride = AllocSize.getFixedValue();
   MemoryLayout L;
   flatten(DL, Def, 0, L);
   uint64_t At = Offset.getZExtValue() % Stride;

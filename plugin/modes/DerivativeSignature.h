@@ -49,6 +49,11 @@ struct DerivativeSignature {
   /// the augmented forward read there instead of taping it. Arguments past
   /// the 64th are never kept.
   uint64_t KeptArgs = 0;
+  /// Split only. Bit k: the call writes nothing where pointer argument k
+  /// points (through another argument, the caller knows, it would write
+  /// elsewhere), so a load from there gives one value in every iteration of
+  /// a loop around it whose address does not change. Includes KeptArgs.
+  uint64_t UnwrittenArgs = 0;
 
   /// The cache's key (hashed by it). It names the function by address as
   /// well: unnamed IR functions (@0, @1) must not share derivatives.
@@ -62,9 +67,11 @@ struct DerivativeSignature {
     for (Activity A : Args)
       K += "csa"[unsigned(A)];
     K += ReturnActive ? "|r" : "|-";
-    if (KeptArgs) {
+    if (KeptArgs || UnwrittenArgs) {
       K += "|k";
       K += std::to_string(KeptArgs);
+      K += "|u";
+      K += std::to_string(UnwrittenArgs);
     }
     return K;
   }

@@ -72,6 +72,7 @@ bool ReverseBuilder::build() {
   }
   for (BasicBlock *BB : ReversePostOrderTraversal<Function *>(Primal))
     LiveBlocks.push_back(BB);
+  writers(); // invariantLoad reads them.
 
   if (!cloneForward())
     return false;

@@ -29,12 +29,19 @@
 #include "analysis/ActivityAnalysis.h"
 #include "modes/CountedLoops.h"
 #include "modes/DerivativeCache.h"
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 namespace ad {
+
+/// \p W may write \p Loc (alias analysis, with calls that write only
+/// through their pointer arguments, errno and inaccessible memory judged by
+/// their arguments).
+bool mayWrite(llvm::AAResults &AAR, llvm::Instruction *W,
+              const llvm::MemoryLocation &Loc);
 
 struct CustomRule;
 
@@ -85,10 +92,11 @@ private:
   /// the forward and the reverse sweep); nullopt when nothing of the call is
   /// differentiated.
   std::optional<DerivativeSignature> calleeSignature(llvm::CallBase &I);
-  /// DerivativeSignature::KeptArgs for the callee of \p I: pointer
-  /// arguments into memory this function's derivative keeps unchanged from
-  /// the call to the call's reverse.
-  uint64_t keptArguments(llvm::CallBase &I);
+  /// DerivativeSignature::KeptArgs and UnwrittenArgs for the callee of
+  /// \p I: pointer arguments into memory this function's derivative keeps
+  /// unchanged from the call to the call's reverse, and into memory the call
+  /// itself does not write.
+  std::pair<uint64_t, uint64_t> keptArguments(llvm::CallBase &I);
   bool reverseCustomCall(llvm::CallBase &I, const CustomRule &Rule,
                          llvm::Value *DY);
   bool reverseMemoryCall(llvm::CallBase &I, unsigned Kind);
@@ -163,10 +171,21 @@ private:
                         llvm::function_ref<void(llvm::BasicBlock *)> EmitEdge);
   llvm::DenseMap<llvm::BasicBlock *, std::optional<DecidingBranch>> Deciding;
   /// Values defined outside the loops around the block being reversed are
-  /// the same in every iteration: instead of recording them per iteration,
-  /// the reverse sweep reads them once where it enters the outermost such
-  /// loop (the reverse of its exit) into a slot.
+  /// the same in every iteration, and so are loads inside them from an
+  /// address computed outside that nothing in the loop writes: instead of
+  /// recording them per iteration, the reverse sweep reads them once where
+  /// it enters the outermost such loop (the reverse of its exit) into a
+  /// slot.
   const llvm::Loop *invariantLoop(const llvm::Value *Orig) const;
+  /// \p Ld, inside \p L, loads the same value in every iteration of \p L,
+  /// and has been executed whenever \p L exits.
+  bool invariantLoad(const llvm::LoadInst &Ld, const llvm::Loop &L) const;
+  /// \p Ld reads memory of an argument the caller knows this function does
+  /// not write (DerivativeSignature::UnwrittenArgs).
+  bool unwrittenArgument(const llvm::LoadInst &Ld) const;
+  mutable llvm::DenseMap<std::pair<const llvm::LoadInst *, const llvm::Loop *>,
+                         bool>
+      InvariantLoads;
   llvm::Value *invariantInReverse(llvm::Value *Orig, bool Shadow,
                                   const llvm::Loop *L);
   void initInvariantSlots();

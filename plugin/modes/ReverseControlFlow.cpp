@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "modes/ReverseBuilder.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/IR/Module.h"
 #include <functional>
 
@@ -248,15 +249,56 @@ const Loop *ReverseBuilder::invariantLoop(const Value *Orig) const {
   if (!I || !CurBlock)
     return nullptr;
   const Loop *Outermost = nullptr;
-  for (Loop *L = LI.getLoopFor(CurBlock); L && !L->contains(I->getParent());
-       L = L->getParentLoop())
+  Loop *L = LI.getLoopFor(CurBlock);
+  for (; L && !L->contains(I->getParent()); L = L->getParentLoop())
     Outermost = L;
   // The slot is set where the reverse sweep enters the loop, from what the
   // forward sweep had when it left it: the value must have been computed
   // before the loop (not only be the incoming value of some phi).
   if (Outermost && !DT.dominates(I->getParent(), Outermost->getHeader()))
     return nullptr;
+  // Loops around both the block and a load whose value does not change in
+  // them: the slot is set from the value the last iteration loaded.
+  if (auto *Ld = dyn_cast<LoadInst>(I))
+    for (; L && invariantLoad(*Ld, *L); L = L->getParentLoop())
+      Outermost = L;
   return Outermost;
+}
+
+/// \p V is computed outside \p L, or from such values by address
+/// arithmetic inside it.
+static bool computedOutside(const Value *V, const Loop &L, unsigned Depth) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || !L.contains(I))
+    return true;
+  if (Depth == 0 || !(isa<GetElementPtrInst>(I) || isa<CastInst>(I)))
+    return false;
+  return all_of(I->operands(), [&](const Value *Op) {
+    return computedOutside(Op, L, Depth - 1);
+  });
+}
+
+bool ReverseBuilder::invariantLoad(const LoadInst &Ld, const Loop &L) const {
+  auto [It, New] = InvariantLoads.try_emplace({&Ld, &L}, false);
+  if (!New)
+    return It->second;
+  if (!Ld.isSimple() || !computedOutside(Ld.getPointerOperand(), L, 4))
+    return false;
+  SmallVector<BasicBlock *, 4> Exiting;
+  L.getExitingBlocks(Exiting);
+  if (Exiting.empty() || !all_of(Exiting, [&](BasicBlock *E) {
+        return DT.dominates(Ld.getParent(), E);
+      }))
+    return false;
+  bool Unwritten = unwrittenArgument(Ld);
+  if (!Unwritten) {
+    MemoryLocation Loc = MemoryLocation::get(&Ld);
+    AAResults &AAR = Ctx.FAM.getResult<AAManager>(*Primal);
+    Unwritten = none_of(*Writers, [&](Instruction *W) {
+      return L.contains(W) && mayWrite(AAR, W, Loc);
+    });
+  }
+  return InvariantLoads[{&Ld, &L}] = Unwritten;
 }
 
 Value *ReverseBuilder::invariantInReverse(Value *Orig, bool Shadow,

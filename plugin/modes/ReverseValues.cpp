@@ -165,7 +165,7 @@ const SmallVectorImpl<Instruction *> &ReverseBuilder::writers() {
 /// the program cannot reach is judged by its arguments alone: alias analysis
 /// would say any location might be errno, but errno is libc's int, not a
 /// buffer of the program.
-static bool mayWrite(AAResults &AAR, Instruction *W, const MemoryLocation &Loc) {
+bool mayWrite(AAResults &AAR, Instruction *W, const MemoryLocation &Loc) {
   auto *Call = dyn_cast<CallBase>(W);
   if (!Call)
     return isModSet(AAR.getModRefInfo(W, Loc));
@@ -215,6 +215,12 @@ static bool isKept(uint64_t KeptArgs, unsigned ArgNo) {
   return ArgNo < 64 && ((KeptArgs >> ArgNo) & 1);
 }
 
+bool ReverseBuilder::unwrittenArgument(const LoadInst &Ld) const {
+  auto *A = dyn_cast<Argument>(getUnderlyingObject(Ld.getPointerOperand()));
+  return A && (isKept(Sig.UnwrittenArgs, A->getArgNo()) ||
+               isKept(Sig.KeptArgs, A->getArgNo()));
+}
+
 bool ReverseBuilder::mayReload(const LoadInst &L) {
   if (Combined)
     return stillInMemory(L);
@@ -226,13 +232,17 @@ bool ReverseBuilder::mayReload(const LoadInst &L) {
   return A && isKept(Sig.KeptArgs, A->getArgNo()) && L.isSimple();
 }
 
-uint64_t ReverseBuilder::keptArguments(CallBase &I) {
-  uint64_t Kept = 0;
+std::pair<uint64_t, uint64_t> ReverseBuilder::keptArguments(CallBase &I) {
+  uint64_t Kept = 0, Unwritten = 0;
   AAResults &AAR = Ctx.FAM.getResult<AAManager>(*Primal);
   for (const Use &U : I.args()) {
     unsigned K = U.getOperandNo();
     if (K >= 64 || !U->getType()->isPointerTy())
       continue;
+    MemoryLocation Loc = MemoryLocation::getBeforeOrAfter(U);
+    if (mayWrite(AAR, &I, Loc))
+      continue;
+    Unwritten |= uint64_t(1) << K;
     // Memory that lives until this derivative's reverse sweep runs the
     // call's adjoint, with nothing outside it writing there in between: in
     // a gradient (one call, both sweeps) this function's arguments, globals
@@ -246,16 +256,14 @@ uint64_t ReverseBuilder::keptArguments(CallBase &I) {
       Lives = Combined && !hasLifetimeMarkers(*AI);
     else if (isa<GlobalVariable>(Obj))
       Lives = Combined;
-    if (!Lives)
-      continue;
     // ... and that no instruction of this function writes, the call itself
     // included (in a loop its next execution comes before the adjoint).
-    MemoryLocation Loc = MemoryLocation::getBeforeOrAfter(U);
-    if (none_of(writers(),
-                [&](Instruction *W) { return mayWrite(AAR, W, Loc); }))
+    if (Lives && none_of(writers(), [&](Instruction *W) {
+          return mayWrite(AAR, W, Loc);
+        }))
       Kept |= uint64_t(1) << K;
   }
-  return Kept;
+  return {Kept, Unwritten};
 }
 
 std::optional<DerivativeSignature>
@@ -278,7 +286,7 @@ ReverseBuilder::calleeSignature(CallBase &I) {
   Type *RetTy = I.getType();
   Callee.ReturnActive = (isDifferentiableType(RetTy) && AA.isVaried(&I)) ||
                         (RetTy->isPointerTy() && AA.hasShadow(&I));
-  Callee.KeptArgs = keptArguments(I);
+  std::tie(Callee.KeptArgs, Callee.UnwrittenArgs) = keptArguments(I);
   return Callee;
 }
 
