@@ -160,6 +160,26 @@ Function *DerivativeCache::gradient(const DerivativeSignature &Sig) {
   return F;
 }
 
+/// The caller vouches that the call writes no memory that pointer argument k
+/// points into, for every k in Sig.UnwrittenArgs. With at most one pointer
+/// argument outside that set, memory one argument reaches and the call
+/// modifies is reached by no other: every primal pointer parameter of the
+/// augmented forward sweep is noalias, and its loops need no runtime alias
+/// checks.
+static void markDisjointArguments(const DerivativeSignature &Sig,
+                                  Function &Augmented) {
+  unsigned Written = 0;
+  for (const Argument &A : Sig.Primal->args())
+    if (A.getType()->isPointerTy() &&
+        (A.getArgNo() >= 64 || !((Sig.UnwrittenArgs >> A.getArgNo()) & 1)))
+      ++Written;
+  if (Written > 1)
+    return;
+  for (const Argument &A : Sig.Primal->args())
+    if (A.getType()->isPointerTy())
+      Augmented.getArg(A.getArgNo())->addAttr(Attribute::NoAlias);
+}
+
 SplitDerivative DerivativeCache::split(const DerivativeSignature &Sig) {
   auto [It, Inserted] = Splits.try_emplace(Sig.key());
   if (!Inserted) {
@@ -183,6 +203,7 @@ SplitDerivative DerivativeCache::split(const DerivativeSignature &Sig) {
     Splits[Sig.key()] = SplitDerivative();
     return SplitDerivative();
   }
+  markDisjointArguments(Sig, *S.Augmented);
   return S;
 }
 

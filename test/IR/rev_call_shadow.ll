@@ -49,7 +49,7 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK-NEXT:    store double [[K1]], ptr %k.adj
 
 ; CHECK-LABEL: define internal void @scale.ad.augmented(
-; CHECK-SAME:    ptr [[V:%[0-9]+]], double [[AK:%[0-9]+]], ptr [[DV:%[0-9]+]], ptr [[TAPE:%[0-9]+]])
+; CHECK-SAME:    ptr noalias [[V:%[0-9]+]], double [[AK:%[0-9]+]], ptr [[DV:%[0-9]+]], ptr [[TAPE:%[0-9]+]])
 ; CHECK-NEXT:  entry:
 ; CHECK-NEXT:    %x = load double, ptr [[V]]
 ; CHECK-NEXT:    %y = fmul double %x, [[AK]]

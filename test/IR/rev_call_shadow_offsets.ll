@@ -35,7 +35,7 @@ entry:
   ret double %r
 }
 
-; CHECK-LABEL: define internal double @g.ad.augmented(ptr %0, ptr %1, ptr %2)
+; CHECK-LABEL: define internal double @g.ad.augmented(ptr noalias %0, ptr %1, ptr %2)
 ; CHECK: call ptr @__ad_tape_push(ptr %2, i64 32)
 ; CHECK: store ptr %1,
 ; CHECK-NOT: store ptr
