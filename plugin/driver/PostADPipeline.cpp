@@ -14,6 +14,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/InferAlignment.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Vectorize/LoopVectorize.h"
@@ -40,6 +41,7 @@ public:
 } // namespace
 
 void optimizeDerivatives(ArrayRef<Function *> Derivatives,
+                         ArrayRef<Function *> ForwardCopies,
                          OptimizationLevel Level, PassBuilder &PB,
                          FunctionAnalysisManager &FAM) {
   FunctionPassManager FPM =
@@ -58,10 +60,21 @@ void optimizeDerivatives(ArrayRef<Function *> Derivatives,
                                     .hoistCommonInsts(true)
                                     .sinkCommonInsts(true)));
   }
+  // An augmented forward sweep is the primal, which the simplification
+  // pipeline has already been through, plus the stores of its records: a
+  // cleanup of the inlined tape pushes is enough before the module pipeline
+  // (vectorizers, unrolling) takes it with the rest.
+  FunctionPassManager Cleanup;
+  Cleanup.addPass(EarlyCSEPass(/*UseMemorySSA=*/true));
+  Cleanup.addPass(InstCombinePass());
+  Cleanup.addPass(SimplifyCFGPass());
   UnhoistedRuntimeChecks Unhoisted;
   for (Function *F : Derivatives)
     if (!F->isDeclaration())
       FPM.run(*F, FAM);
+  for (Function *F : ForwardCopies)
+    if (!F->isDeclaration())
+      Cleanup.run(*F, FAM);
 }
 
 } // namespace ad

@@ -23,7 +23,10 @@ namespace ad {
 /// Optimizes \p Derivatives as \p Level optimizes the rest of the program:
 /// the function simplification pipeline, then, at -O2 and above, the loop
 /// vectorizer, with runtime alias checks that a reverse loop can pass.
+/// \p ForwardCopies (augmented forward sweeps: the simplified primal plus
+/// stores to the tape) only get a cleanup.
 void optimizeDerivatives(llvm::ArrayRef<llvm::Function *> Derivatives,
+                         llvm::ArrayRef<llvm::Function *> ForwardCopies,
                          llvm::OptimizationLevel Level, llvm::PassBuilder &PB,
                          llvm::FunctionAnalysisManager &FAM);
 

@@ -204,6 +204,7 @@ SplitDerivative DerivativeCache::split(const DerivativeSignature &Sig) {
     return SplitDerivative();
   }
   markDisjointArguments(Sig, *S.Augmented);
+  Augmented.insert(S.Augmented);
   return S;
 }
 

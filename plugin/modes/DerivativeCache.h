@@ -15,6 +15,7 @@
 #include "modes/CountedLoops.h"
 #include "modes/DerivativeSignature.h"
 #include "runtime/RuntimeFunctions.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/PassManager.h"
 #include <memory>
@@ -58,6 +59,10 @@ public:
 
   /// Functions this cache created; the driver optimizes them at -O1 and up.
   llvm::ArrayRef<llvm::Function *> created() const { return Created; }
+  /// \p F is an augmented forward sweep (a copy of the primal plus records).
+  bool isAugmented(const llvm::Function *F) const {
+    return Augmented.contains(F);
+  }
   unsigned synthesizedCount() const { return Synthesized; }
   unsigned reusedCount() const { return Reused; }
 
@@ -74,6 +79,7 @@ private:
   /// add entries.
   llvm::DenseMap<llvm::Function *, std::unique_ptr<CountedLoopMap>> Counted;
   llvm::SmallVector<llvm::Function *, 16> Created;
+  llvm::SmallPtrSet<const llvm::Function *, 16> Augmented;
   unsigned Synthesized = 0, Reused = 0;
 };
 
