@@ -30,7 +30,10 @@ namespace {
 /// when it is negative. A reverse sweep runs every loop backward, so its
 /// outer strides are negative and a hoisted check would never let the
 /// vector loop run: the checks stay in the outer loop (as the option
-/// -hoist-runtime-checks=false does), for the derivatives only.
+/// -hoist-runtime-checks=false does), for the derivatives only. The switch
+/// is process-wide: a ThinLTO backend optimizing another module in a
+/// parallel thread could see it off for a moment, and would then emit
+/// unhoisted checks, which are as correct, only slower for short loops.
 class UnhoistedRuntimeChecks {
   bool Saved = VectorizerParams::HoistRuntimeChecks;
 
