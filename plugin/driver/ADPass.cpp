@@ -378,7 +378,7 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
   }
 
   // The canonical primals were templates; nothing calls them.
-  SmallVector<Function *, 16> NewFunctions, ForwardCopies;
+  SmallVector<Function *, 16> NewFunctions;
   for (Function *F : Cache.created()) {
     if (F->use_empty() && F->hasLocalLinkage()) {
       FAM.clear(*F, F->getName());
@@ -414,7 +414,7 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
     PreservedAnalyses Inlined =
         AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false).run(M, MAM);
     MAM.invalidate(M, Inlined);
-    SmallVector<Function *, 16> Derivatives;
+    SmallVector<Function *, 16> Derivatives, ForwardCopies;
     for (Function *F : NewFunctions)
       (Cache.isAugmented(F) ? ForwardCopies : Derivatives).push_back(F);
     optimizeDerivatives(Derivatives, ForwardCopies, Level, *PB, FAM);

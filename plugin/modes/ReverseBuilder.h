@@ -92,6 +92,8 @@ private:
   /// the forward and the reverse sweep); nullopt when nothing of the call is
   /// differentiated.
   std::optional<DerivativeSignature> calleeSignature(llvm::CallBase &I);
+  llvm::DenseMap<const llvm::CallBase *, std::optional<DerivativeSignature>>
+      CalleeSignatures;
   /// DerivativeSignature::KeptArgs and UnwrittenArgs for the callee of
   /// \p I: pointer arguments into memory this function's derivative keeps
   /// unchanged from the call to the call's reverse, and into memory the call

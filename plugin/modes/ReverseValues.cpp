@@ -210,15 +210,14 @@ bool ReverseBuilder::stillInMemory(const LoadInst &L) {
   });
 }
 
-/// Bit \p ArgNo of a KeptArgs mask.
-static bool isKept(uint64_t KeptArgs, unsigned ArgNo) {
-  return ArgNo < 64 && ((KeptArgs >> ArgNo) & 1);
+/// Bit \p ArgNo of a KeptArgs or UnwrittenArgs mask.
+static bool hasArgBit(uint64_t Mask, unsigned ArgNo) {
+  return ArgNo < 64 && ((Mask >> ArgNo) & 1);
 }
 
 bool ReverseBuilder::unwrittenArgument(const LoadInst &Ld) const {
   auto *A = dyn_cast<Argument>(getUnderlyingObject(Ld.getPointerOperand()));
-  return A && (isKept(Sig.UnwrittenArgs, A->getArgNo()) ||
-               isKept(Sig.KeptArgs, A->getArgNo()));
+  return A && hasArgBit(Sig.UnwrittenArgs, A->getArgNo());
 }
 
 bool ReverseBuilder::mayReload(const LoadInst &L) {
@@ -229,7 +228,7 @@ bool ReverseBuilder::mayReload(const LoadInst &L) {
   // with the call's actual arguments (this function writing through another
   // argument that the caller knows points elsewhere is no write there).
   auto *A = dyn_cast<Argument>(getUnderlyingObject(L.getPointerOperand()));
-  return A && isKept(Sig.KeptArgs, A->getArgNo()) && L.isSimple();
+  return A && hasArgBit(Sig.KeptArgs, A->getArgNo()) && L.isSimple();
 }
 
 std::pair<uint64_t, uint64_t> ReverseBuilder::keptArguments(CallBase &I) {
@@ -251,7 +250,7 @@ std::pair<uint64_t, uint64_t> ReverseBuilder::keptArguments(CallBase &I) {
     const Value *Obj = getUnderlyingObject(U);
     bool Lives = false;
     if (auto *A = dyn_cast<Argument>(Obj))
-      Lives = Combined || isKept(Sig.KeptArgs, A->getArgNo());
+      Lives = Combined || hasArgBit(Sig.KeptArgs, A->getArgNo());
     else if (auto *AI = dyn_cast<AllocaInst>(Obj))
       Lives = Combined && !hasLifetimeMarkers(*AI);
     else if (isa<GlobalVariable>(Obj))
@@ -268,26 +267,15 @@ std::pair<uint64_t, uint64_t> ReverseBuilder::keptArguments(CallBase &I) {
 
 std::optional<DerivativeSignature>
 ReverseBuilder::calleeSignature(CallBase &I) {
-  DerivativeSignature Callee;
-  Callee.Primal = I.getCalledFunction();
-  Callee.Kind = DerivativeKind::Split;
-  bool Any = false;
-  for (const Use &U : I.args()) {
-    Activity A = Activity::Const;
-    if (U->getType()->isPointerTy() && AA.hasShadow(U))
-      A = Activity::Shadowed;
-    else if (AA.isVaried(U))
-      A = Activity::Active;
-    Any |= A != Activity::Const;
-    Callee.Args.push_back(A);
-  }
-  if (!Any)
-    return std::nullopt;
-  Type *RetTy = I.getType();
-  Callee.ReturnActive = (isDifferentiableType(RetTy) && AA.isVaried(&I)) ||
-                        (RetTy->isPointerTy() && AA.hasShadow(&I));
-  std::tie(Callee.KeptArgs, Callee.UnwrittenArgs) = keptArguments(I);
-  return Callee;
+  // Asked twice per call, by the forward and the reverse sweep.
+  auto [It, New] = CalleeSignatures.try_emplace(&I);
+  if (!New)
+    return It->second;
+  std::optional<DerivativeSignature> Callee =
+      signatureForCall(I, AA, DerivativeKind::Split);
+  if (Callee)
+    std::tie(Callee->KeptArgs, Callee->UnwrittenArgs) = keptArguments(I);
+  return CalleeSignatures[&I] = Callee;
 }
 
 Value *ReverseBuilder::recomputeInReverse(Value *Orig, unsigned Depth) {

@@ -440,24 +440,11 @@ bool TangentBuilder::visitMemoryCall(CallBase &I, unsigned KindNumber) {
 }
 
 bool TangentBuilder::visitCallToDefined(CallBase &I) {
-  DerivativeSignature Callee;
-  Callee.Primal = I.getCalledFunction();
-  Callee.Kind = DerivativeKind::Tangent;
-  bool Any = false;
-  for (const Use &U : I.args()) {
-    Activity A = Activity::Const;
-    if (U->getType()->isPointerTy() && AA.hasShadow(U))
-      A = Activity::Shadowed;
-    else if (AA.isVaried(U))
-      A = Activity::Active;
-    Any |= A != Activity::Const;
-    Callee.Args.push_back(A);
-  }
-  if (!Any)
+  std::optional<DerivativeSignature> Sig =
+      signatureForCall(I, AA, DerivativeKind::Tangent);
+  if (!Sig)
     return true;
-  Type *RetTy = I.getType();
-  Callee.ReturnActive = (isDifferentiableType(RetTy) && AA.isVaried(&I)) ||
-                        (RetTy->isPointerTy() && AA.hasShadow(&I));
+  const DerivativeSignature &Callee = *Sig;
   Function *T = Ctx.Cache->tangent(Callee);
   if (!T)
     return false;

@@ -1,0 +1,37 @@
+//===- DerivativeSignature.cpp - The derivative a call inside a derivative needs
+//
+//===----------------------------------------------------------------------===//
+#include "modes/DerivativeSignature.h"
+#include "analysis/ActivityAnalysis.h"
+#include "modes/IRHelpers.h"
+#include "llvm/IR/InstrTypes.h"
+
+using namespace llvm;
+
+namespace ad {
+
+std::optional<DerivativeSignature>
+signatureForCall(const CallBase &I, const ActivityAnalysis &AA,
+                 DerivativeKind Kind) {
+  DerivativeSignature Callee;
+  Callee.Primal = I.getCalledFunction();
+  Callee.Kind = Kind;
+  bool Any = false;
+  for (const Use &U : I.args()) {
+    Activity A = Activity::Const;
+    if (U->getType()->isPointerTy() && AA.hasShadow(U))
+      A = Activity::Shadowed;
+    else if (AA.isVaried(U))
+      A = Activity::Active;
+    Any |= A != Activity::Const;
+    Callee.Args.push_back(A);
+  }
+  if (!Any)
+    return std::nullopt;
+  Type *RetTy = I.getType();
+  Callee.ReturnActive = (isDifferentiableType(RetTy) && AA.isVaried(&I)) ||
+                        (RetTy->isPointerTy() && AA.hasShadow(&I));
+  return Callee;
+}
+
+} // namespace ad
