@@ -5,7 +5,8 @@
 // inputs in every way that must defeat a reload: the same buffer rewritten
 // after the call, the call's own output aliasing its input in a loop, a
 // local array rewritten by the next call, a heap buffer rewritten between
-// two calls. Each gradient is compared with central finite differences at
+// two calls, an unrolled layer called both out of place and in place. Each
+// gradient is compared with central finite differences at
 // -O0 and -O2 (under valgrind), and the remarks show what is taped.
 // RUN: %clang_ad -O0 %s -o %t.O0 -lm && %run %t.O0
 // RUN: %clang_ad -O2 %s -o %t.O2 -lm && %run %t.O2
@@ -15,6 +16,10 @@
 // w and x, 16 bytes.
 // CHECK-DAG: remark: split derivative of 'dense' caches {{[0-9]+}} bytes per call, 8 bytes per iteration of the loop at line {{[0-9]+}}, 8 bytes per iteration
 // CHECK-DAG: remark: split derivative of 'dense' caches {{[0-9]+}} bytes per call, 16 bytes per iteration of the loop at line {{[0-9]+}}, 8 bytes per iteration
+// dense4 out of place records its inputs once per call, nothing per
+// iteration; in place it records them every iteration.
+// CHECK-DAG: remark: split derivative of 'dense4' caches {{[0-9]+}} bytes per call; recomputes
+// CHECK-DAG: remark: split derivative of 'dense4' caches {{[0-9]+}} bytes per call, 33 bytes per iteration
 #include <ad.h>
 #include <math.h>
 #include <stdlib.h>
@@ -85,6 +90,30 @@ double through_heap(const double *w, const double *x0) {
   return s;
 }
 
+/* A 4 -> 16 layer whose inner loop the optimizer unrolls: each o iteration
+ * loads x[0..3] from fixed addresses. When the call does not write x they
+ * are recorded once per call (invariantLoad); in place (y == x) the loop
+ * writes them and they are not. The two layers share weights (w, w + 8). */
+__attribute__((noinline)) void dense4(const double *w, const double *x,
+                                      double *y) {
+  for (int o = 0; o < 16; o++) {
+    double s = 0;
+    for (int i = 0; i < 4; i++)
+      s += w[o * 4 + i] * x[i];
+    y[o] = s > 0 ? s : 0.1 * s;
+  }
+}
+
+double unrolled(const double *w, const double *x0) {
+  double a[16], b[16];
+  for (int i = 0; i < 4; i++)
+    a[i] = x0[i];
+  dense4(w, a, b);
+  dense4(w + 8, b, a);
+  dense4(w, a, a);
+  return a[0] * a[1] + a[2] - a[3] * a[15];
+}
+
 static double W[2 * N * N], X[N];
 
 typedef double (*objective)(double *w, double *x);
@@ -131,6 +160,7 @@ static double rewrites_weights_(double *w, double *x) {
   return rewrites_weights(w, x);
 }
 static double in_place_(double *w, double *x) { return in_place(w, x); }
+static double unrolled_(double *w, double *x) { return unrolled(w, x); }
 static double through_heap_(double *w, double *x) {
   return through_heap(w, x);
 }
@@ -152,5 +182,8 @@ int main(void) {
   reset();
   __ad_autodiff((void *)through_heap, w, dw, x, dx);
   check("through_heap", through_heap_);
+  reset();
+  __ad_autodiff((void *)unrolled, w, dw, x, dx);
+  check("unrolled", unrolled_);
   return ad_test_finish();
 }
