@@ -8,7 +8,7 @@
  * gpt2_model.o that the handwritten path calls. Both copies come from the
  * same source text, so both paths differentiate the same forward functions.
  */
-#define GPT2_API static __attribute__((unused))
+#define GPT2_API static inline __attribute__((always_inline, unused))
 #include "gpt2_layers.c"
 #include "gpt2_model.c"
 

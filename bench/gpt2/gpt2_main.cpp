@@ -28,6 +28,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <malloc.h>
 #include <random>
 #include <string>
 #include <vector>
@@ -142,14 +143,18 @@ struct LayernormData {
 void BM_layernorm_handwritten(benchmark::State &state) {
   LayernormData d;
   timeSteps(state, [&] {
+    // dmean and drstd go unused, but a step has them: llm.c's activation
+    // gradients cover every activation tensor (and so do the AD step's).
     float *out = uninitialized(BTC()), *mean = uninitialized(BT()),
-          *rstd = uninitialized(BT()), *dout = copyOf(d.upstream);
+          *rstd = uninitialized(BT()), *dout = copyOf(d.upstream),
+          *dmean = zeroed(BT()), *drstd = zeroed(BT());
     layernorm_forward(out, mean, rstd, d.inp.data(), d.weight.data(),
                       d.bias.data(), B, T, cfg.C);
     layernorm_backward(d.dinp.data(), d.dweight.data(), d.dbias.data(), dout,
                        d.inp.data(), d.weight.data(), mean, rstd, B, T, cfg.C);
     benchmark::DoNotOptimize(out);
     std::free(out), std::free(mean), std::free(rstd), std::free(dout);
+    std::free(dmean), std::free(drstd);
   });
 }
 
@@ -320,14 +325,16 @@ struct CrossentropyData {
 void BM_crossentropy_handwritten(benchmark::State &state) {
   CrossentropyData d;
   timeSteps(state, [&] {
+    // dprobs goes unused (the backward goes straight to dlogits), but a
+    // step has it, as the whole model's grad_acts and llm.c's do.
     float *losses = uninitialized(BT()), *probs = uninitialized(d.nlogits),
-          *dlosses = copyOf(d.upstream);
+          *dlosses = copyOf(d.upstream), *dprobs = zeroed(d.nlogits);
     crossentropy_forward(losses, probs, d.logits.data(), d.targets.data(), B, T,
                          cfg.V, cfg.Vp);
     crossentropy_backward(d.dlogits.data(), dlosses, probs, d.targets.data(), B,
                           T, cfg.V, cfg.Vp);
     benchmark::DoNotOptimize(losses);
-    std::free(losses), std::free(probs), std::free(dlosses);
+    std::free(losses), std::free(probs), std::free(dlosses), std::free(dprobs);
   });
 }
 
@@ -464,6 +471,15 @@ int main(int argc, char **argv) {
     return 1;
   }
 
+  // A training step reuses its buffers from one step to the next (llm.c
+  // allocates activations once). These steps allocate and free them
+  // instead, which must not turn into mapping fresh pages every step: with
+  // glibc's defaults, a step whose blocks add up to more than twice the
+  // largest one returns the heap to the kernel when it frees them, and
+  // pays page faults on every page next time. Both paths get the same
+  // allocator; peak_bytes counts what they ask for either way.
+  mallopt(M_MMAP_THRESHOLD, 32 << 20); // glibc's largest
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv))
     return 1;

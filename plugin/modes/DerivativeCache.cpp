@@ -1,12 +1,14 @@
 //===- DerivativeCache.cpp - Each derivative synthesized once, then reused
 //--===//
 #include "modes/DerivativeCache.h"
+#include "modes/ReloadVersioning.h"
 #include "driver/TimeReport.h"
 #include "modes/IRHelpers.h"
 #include "modes/Preprocess.h"
 #include "modes/ReverseBuilder.h"
 #include "modes/TangentBuilder.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/Module.h"
 
 #define DEBUG_TYPE "ad"
@@ -106,18 +108,57 @@ void DerivativeCache::discard(Function *F) {
   F->setLinkage(GlobalValue::ExternalLinkage);
 }
 
+void DerivativeCache::registerCanonical(Function *Clone, Function *F) {
+  Counted[Clone] = std::make_unique<CountedLoopMap>(
+      materializeCountedLoops(*Clone, Ctx.FAM));
+  Bounds[Clone] = std::make_unique<IterationBoundMap>(
+      materializeIterationBounds(*Clone, Ctx.FAM));
+  Ctx.ArgTypes.addClone(Clone, F);
+  Ctx.Diag.setOriginal(Clone, F);
+  Created.push_back(Clone);
+}
+
 Function *DerivativeCache::canonicalPrimal(Function *F) {
   auto [It, Inserted] = Canonical.try_emplace(F, nullptr);
   if (Inserted) {
     ADPhaseTimer Timer(ADPhase::CanonicalPrimal);
     It->second = createCanonicalPrimal(*F, Ctx.FAM);
-    Counted[It->second] = std::make_unique<CountedLoopMap>(
-        materializeCountedLoops(*It->second, Ctx.FAM));
-    Ctx.ArgTypes.addClone(It->second, F);
-    Ctx.Diag.setOriginal(It->second, F);
-    Created.push_back(It->second);
+    registerCanonical(It->second, F);
   }
   return It->second;
+}
+
+Function *DerivativeCache::gradientPrimal(Function *F) {
+  auto [It, Inserted] = GradientCanonical.try_emplace(F, nullptr);
+  if (!Inserted)
+    return It->second;
+  Function *Shared = canonicalPrimal(F);
+  if (Ctx.FAM.getResult<LoopAnalysis>(*Shared).empty())
+    return It->second = Shared;
+  ADPhaseTimer Timer(ADPhase::CanonicalPrimal);
+  Function *Clone = createCanonicalPrimal(*F, Ctx.FAM);
+  std::optional<ReloadVersions> Versions = versionForReloads(*Clone, Ctx.FAM);
+  if (!Versions) {
+    Ctx.FAM.clear(*Clone, Clone->getName());
+    Clone->eraseFromParent();
+    return It->second = Shared;
+  }
+  Clone->setName(F->getName() + ".ad.primal.versioned");
+  registerCanonical(Clone, F);
+  OptimizationRemarkEmitter ORE(F);
+  ORE.emit([&] {
+    return OptimizationRemark("ad", "Versioned", F)
+           << "gradient of '" << ore::NV("Function", F->getName())
+           << "' checks at run time (" << ore::NV("Checks", Versions->Checks)
+           << " conditions) that no later write changes "
+           << ore::NV("Accesses", Versions->Accesses)
+           << " loaded or stored values, and reads them back instead of "
+              "caching them when none does";
+  });
+  CheckedCopies[Clone] =
+      std::make_unique<DenseSet<const BasicBlock *>>(
+          std::move(Versions->CheckedCopy));
+  return It->second = Clone;
 }
 
 Function *DerivativeCache::tangent(const DerivativeSignature &Sig) {
@@ -151,7 +192,7 @@ Function *DerivativeCache::gradient(const DerivativeSignature &Sig) {
                             Sig.Primal->getName() + ".ad.gradient", Sig.Primal);
   It->second = F;
   ADPhaseTimer Timer(ADPhase::ReverseMode);
-  ReverseBuilder Builder(Ctx, Sig, canonicalPrimal(Sig.Primal), F, F);
+  ReverseBuilder Builder(Ctx, Sig, gradientPrimal(Sig.Primal), F, F);
   if (!Builder.build()) {
     discard(F);
     Gradients[Sig.key()] = nullptr;

@@ -13,6 +13,7 @@
 #include "analysis/ArgumentTypes.h"
 #include "driver/Diagnostics.h"
 #include "modes/CountedLoops.h"
+#include "modes/TapeReservation.h"
 #include "modes/DerivativeSignature.h"
 #include "runtime/RuntimeFunctions.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -49,11 +50,31 @@ public:
 
   /// The canonical clone of a user function (see Preprocess.h).
   llvm::Function *canonicalPrimal(llvm::Function *F);
+  /// The canonical clone a gradient of \p F differentiates: versioned so
+  /// that loads no later write can change are reloaded (ReloadVersioning.h),
+  /// or the shared one if that finds nothing.
+  llvm::Function *gradientPrimal(llvm::Function *F);
   /// The counted loops of a canonical primal (see CountedLoops.h).
   const CountedLoopMap &countedLoops(llvm::Function *Canonical) {
     std::unique_ptr<CountedLoopMap> &Map = Counted[Canonical];
     if (!Map) // Derivatives built after an error may have none.
       Map = std::make_unique<CountedLoopMap>();
+    return *Map;
+  }
+  /// The blocks of a versioned canonical primal's checked copy (empty if
+  /// not versioned; see ReloadVersioning.h).
+  const llvm::DenseSet<const llvm::BasicBlock *> &
+  checkedCopy(llvm::Function *Canonical) {
+    auto &Set = CheckedCopies[Canonical];
+    if (!Set)
+      Set = std::make_unique<llvm::DenseSet<const llvm::BasicBlock *>>();
+    return *Set;
+  }
+  /// The loop iteration bounds of a canonical primal (see TapeReservation.h).
+  const IterationBoundMap &iterationBounds(llvm::Function *Canonical) {
+    std::unique_ptr<IterationBoundMap> &Map = Bounds[Canonical];
+    if (!Map)
+      Map = std::make_unique<IterationBoundMap>();
     return *Map;
   }
 
@@ -70,14 +91,21 @@ private:
   llvm::Function *newFunction(llvm::FunctionType *Ty, const llvm::Twine &Name,
                               llvm::Function *Primal);
   void discard(llvm::Function *F);
+  /// Loop facts of canonical clone \p Clone of \p F, and its bookkeeping.
+  void registerCanonical(llvm::Function *Clone, llvm::Function *F);
 
   ADContext &Ctx;
   llvm::StringMap<llvm::Function *> Tangents, Gradients;
   llvm::StringMap<SplitDerivative> Splits;
   llvm::DenseMap<llvm::Function *, llvm::Function *> Canonical;
+  llvm::DenseMap<llvm::Function *, llvm::Function *> GradientCanonical;
+  llvm::DenseMap<llvm::Function *,
+                 std::unique_ptr<llvm::DenseSet<const llvm::BasicBlock *>>>
+      CheckedCopies;
   /// Owned through pointers: builders keep references while nested builds
   /// add entries.
   llvm::DenseMap<llvm::Function *, std::unique_ptr<CountedLoopMap>> Counted;
+  llvm::DenseMap<llvm::Function *, std::unique_ptr<IterationBoundMap>> Bounds;
   llvm::SmallVector<llvm::Function *, 16> Created;
   llvm::SmallPtrSet<const llvm::Function *, 16> Augmented;
   unsigned Synthesized = 0, Reused = 0;

@@ -41,7 +41,8 @@ ReverseBuilder::ReverseBuilder(ADContext &Ctx, const DerivativeSignature &Sig,
                                Function *Reverse)
     : Ctx(Ctx), Sig(Sig), Primal(Primal), FwdF(Forward), RevF(Reverse),
       Combined(Forward == Reverse), AA(*Primal, Sig.Args), DT(*Primal), LI(DT),
-      Counted(Ctx.Cache->countedLoops(Primal)), B(Ctx.M.getContext()) {
+      Counted(Ctx.Cache->countedLoops(Primal)),
+      Bounds(Ctx.Cache->iterationBounds(Primal)), B(Ctx.M.getContext()) {
   RecordAlign = recordAlignFor(*Primal, Ctx.FAM);
   for (auto &[Header, CL] : Counted)
     for (const Recurrence &R : CL.IVs)
@@ -83,6 +84,7 @@ bool ReverseBuilder::build() {
   initInvariantSlots();
   emitReverseEntryAndExit();
   emitRecords();
+  reserveTape();
   if (Combined)
     dropUnusedTape();
   remarkTape();
@@ -92,41 +94,57 @@ bool ReverseBuilder::build() {
 void ReverseBuilder::remarkTape() {
   // Where the memory goes: bytes recorded once per call, and per iteration
   // of each loop that records anything, so a user can see what is cached.
-  uint64_t PerCall = 0;
-  MapVector<Loop *, uint64_t> PerIteration;
+  // A versioned function (ReloadVersioning.h) reports its two copies apart.
+  const DenseSet<const BasicBlock *> &Checked =
+      Ctx.Cache->checkedCopy(Primal);
+  struct Usage {
+    uint64_t PerCall = 0;
+    MapVector<Loop *, uint64_t> PerIteration;
+  } Plain, InChecked;
   for (BasicBlock *BB : LiveBlocks) {
     BlockRecord &R = *Records[BB];
     if (!R.Pop || !R.Size)
       continue;
+    Usage &U = Checked.contains(BB) ? InChecked : Plain;
     uint64_t Size = alignTo(R.Size, RecordAlign.value());
     if (Loop *L = LI.getLoopFor(BB))
-      PerIteration[L] += Size;
+      U.PerIteration[L] += Size;
     else
-      PerCall += Size;
+      U.PerCall += Size;
   }
-  unsigned CountedLoops = 0;
+  unsigned CountedLoops = 0, Loops = 0;
   for (Loop *L : LI.getLoopsInPreorder())
-    CountedLoops += Counted.count(L->getHeader());
+    if (!Checked.contains(L->getHeader())) {
+      ++Loops;
+      CountedLoops += Counted.count(L->getHeader());
+    }
   Function &User = *Sig.Primal;
   OptimizationRemarkEmitter ORE(&User);
   ORE.emit([&] {
     OptimizationRemark R("ad", "Tape", &User);
+    auto Describe = [&](const Usage &U) {
+      R << ore::NV("BytesPerCall", U.PerCall) << " bytes per call";
+      for (auto &[L, Bytes] : U.PerIteration) {
+        R << ", " << ore::NV("BytesPerIteration", Bytes)
+          << " bytes per iteration of the loop";
+        if (DebugLoc DL = L->getStartLoc())
+          R << " at line " << ore::NV("Line", DL.getLine());
+        else
+          R << " '" << L->getHeader()->getName() << "'";
+      }
+    };
     R << (Combined ? "gradient" : "split derivative") << " of '"
-      << ore::NV("Function", User.getName()) << "' caches "
-      << ore::NV("BytesPerCall", PerCall) << " bytes per call";
-    for (auto &[L, Bytes] : PerIteration) {
-      R << ", " << ore::NV("BytesPerIteration", Bytes)
-        << " bytes per iteration of the loop";
-      if (DebugLoc DL = L->getStartLoc())
-        R << " at line " << ore::NV("Line", DL.getLine());
-      else
-        R << " '" << L->getHeader()->getName() << "'";
+      << ore::NV("Function", User.getName()) << "' caches ";
+    Describe(Plain);
+    if (!Checked.empty()) {
+      R << " (where its run-time checks pass: ";
+      Describe(InChecked);
+      R << ")";
     }
     R << "; recomputes " << ore::NV("Recomputed", Recomputed)
       << " values in the reverse sweep; "
       << ore::NV("CountedLoops", CountedLoops) << " of "
-      << ore::NV("Loops", unsigned(LI.getLoopsInPreorder().size()))
-      << " loops reversed by counting";
+      << ore::NV("Loops", Loops) << " loops reversed by counting";
     return R;
   });
 }
@@ -678,6 +696,55 @@ void ReverseBuilder::emitRecords() {
       B.CreateAlignedStore(
           V, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Rec, Offset),
           fieldAlign(DL, V->getType()));
+  }
+}
+
+void ReverseBuilder::reserveTape() {
+  // Bytes to reserve, by where (in the primal) the bound is known. Records
+  // outside loops are pushed at most once each per call: they join the
+  // reservation at the entry, so that the last of them does not double a
+  // buffer reserved to the byte.
+  Instruction *Entry = Primal->getEntryBlock().getTerminator();
+  MapVector<Instruction *, Value *> Bytes;
+  uint64_t Straight = 0;
+  for (BasicBlock *BB : LiveBlocks) {
+    BlockRecord &R = *Records[BB];
+    if (!R.Pop || !R.Size)
+      continue;
+    uint64_t Size = alignTo(R.Size, RecordAlign.value());
+    Loop *L = LI.getLoopFor(BB);
+    if (!L) {
+      Straight += Size;
+      continue;
+    }
+    auto It = Bounds.find(L->getHeader());
+    if (It == Bounds.end())
+      continue; // Pushes grow the tape as they go.
+    auto *At = cast_or_null<Instruction>(VMap.lookup(It->second.At));
+    Value *Iterations = It->second.Iterations;
+    if (!isa<Constant>(Iterations))
+      Iterations = VMap.lookup(Iterations);
+    if (!At || !Iterations)
+      continue;
+    B.SetInsertPoint(At);
+    Value *Add = B.CreateMul(Iterations, B.getInt64(Size), "tape.bytes");
+    Value *&Sum = Bytes[It->second.At];
+    Sum = Sum ? B.CreateAdd(Sum, Add, "tape.bytes") : Add;
+  }
+  if (Bytes.empty())
+    return;
+  if (Straight) {
+    auto *At = cast_or_null<Instruction>(VMap.lookup(Entry));
+    if (!At)
+      return;
+    B.SetInsertPoint(At);
+    Value *&Sum = Bytes[Entry];
+    Sum = Sum ? B.CreateAdd(Sum, B.getInt64(Straight), "tape.bytes")
+              : B.getInt64(Straight);
+  }
+  for (auto &[PrimalAt, Sum] : Bytes) {
+    B.SetInsertPoint(cast<Instruction>(VMap.lookup(PrimalAt)));
+    B.CreateCall(Ctx.Runtime.tapeReserve(), {TapeFwd, Sum});
   }
 }
 

@@ -28,6 +28,7 @@
 
 #include "analysis/ActivityAnalysis.h"
 #include "modes/CountedLoops.h"
+#include "modes/TapeReservation.h"
 #include "modes/DerivativeCache.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -71,6 +72,9 @@ private:
   void emitReverseTerminator(llvm::BasicBlock *BB);
   void emitReverseEntryAndExit();
   void emitRecords();
+  /// Before each loop nest whose iterations are bounded (TapeReservation.h),
+  /// or once at the entry, reserves the bytes its records will take.
+  void reserveTape();
   /// Where the target reads misaligned data at full speed (x86, AArch64),
   /// records and fields are packed byte by byte: a loop whose record is a
   /// flag tapes 1 byte an iteration. Elsewhere records start 4-byte aligned
@@ -117,6 +121,11 @@ private:
   /// \p Orig recomputed in the reverse block from values at hand, when it
   /// is cheap and that tapes no more than taping it; else nullptr.
   llvm::Value *recomputeInReverse(llvm::Value *Orig, unsigned Depth);
+  /// recomputeInReverse from \p Orig's operands only.
+  llvm::Value *recomputeFromOperands(llvm::Value *Orig, unsigned Depth);
+  /// A store of \p I's value, in its block, to memory that keeps it until
+  /// the reverse sweep (ReloadVersioning.h); nullptr if none.
+  llvm::StoreInst *keptStore(const llvm::Instruction &I) const;
   /// \p V can be recomputed in the reverse block from values at hand,
   /// without reading anything from the tape.
   bool recomputableWithoutTape(llvm::Value *V, unsigned Depth);
@@ -247,6 +256,7 @@ private:
   llvm::DominatorTree DT;
   llvm::LoopInfo LI;
   const CountedLoopMap &Counted;
+  const IterationBoundMap &Bounds;
   llvm::DenseMap<const llvm::PHINode *, const Recurrence *> Inductions;
   llvm::DenseMap<const llvm::PHINode *, llvm::AllocaInst *> InductionSlots;
   llvm::ValueToValueMapTy VMap;

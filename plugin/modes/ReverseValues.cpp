@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "modes/ReverseBuilder.h"
+#include "modes/ReloadVersioning.h"
 #include "modes/ConstantShadows.h"
 #include "modes/IRHelpers.h"
 #include "rules/KnownFunctions.h"
@@ -196,6 +197,9 @@ static bool hasLifetimeMarkers(const AllocaInst &AI) {
 bool ReverseBuilder::stillInMemory(const LoadInst &L) {
   if (L.isVolatile() || !L.isSimple())
     return false;
+  // In the versioned copy that run-time checks chose (ReloadVersioning.h).
+  if (isUnchangedAfterAccess(L))
+    return true;
   if (auto *AI =
           dyn_cast<AllocaInst>(getUnderlyingObject(L.getPointerOperand())))
     if (hasLifetimeMarkers(*AI))
@@ -278,7 +282,38 @@ ReverseBuilder::calleeSignature(CallBase &I) {
   return CalleeSignatures[&I] = Callee;
 }
 
+StoreInst *ReverseBuilder::keptStore(const Instruction &I) const {
+  // In the same block, the store runs whenever the value is computed.
+  if (!Combined)
+    return nullptr;
+  for (const User *U : I.users())
+    if (auto *S = dyn_cast<StoreInst>(U))
+      if (S->getValueOperand() == &I && S->getParent() == I.getParent() &&
+          S->isSimple() && isUnchangedAfterAccess(*S))
+        return const_cast<StoreInst *>(S);
+  return nullptr;
+}
+
 Value *ReverseBuilder::recomputeInReverse(Value *Orig, unsigned Depth) {
+  if (Value *V = recomputeFromOperands(Orig, Depth))
+    return V;
+  // A value the forward sweep stored where it stays: read it back, as
+  // crossentropy's probs[i] = p[i] / sum is, instead of taping p[i].
+  auto *I = dyn_cast<Instruction>(Orig);
+  StoreInst *S = I && Depth <= MaxRecomputeDepth ? keptStore(*I) : nullptr;
+  if (!S || !recomputableWithoutTape(S->getPointerOperand(), Depth + 1))
+    return nullptr;
+  Value *Fwd = VMap[Orig];
+  if (Value *V = Records[CurBlock]->Loaded.lookup(Fwd))
+    return V;
+  Value *Ptr = operandInReverse(S->getPointerOperand(), Depth + 1);
+  auto *Ld = new LoadInst(I->getType(), Ptr, I->getName() + ".stored",
+                          /*isVolatile=*/false, S->getAlign());
+  ++Recomputed;
+  return placeWithRecord(Ld, Fwd);
+}
+
+Value *ReverseBuilder::recomputeFromOperands(Value *Orig, unsigned Depth) {
   auto *I = dyn_cast<Instruction>(Orig);
   if (!I || Depth > MaxRecomputeDepth)
     return nullptr;
@@ -356,6 +391,9 @@ bool ReverseBuilder::recomputableWithoutTape(Value *V, unsigned Depth) {
 bool ReverseBuilder::recomputableUncached(Instruction *I, unsigned Depth) {
   if (auto *Phi = dyn_cast<PHINode>(I))
     return phiRecomputable(Phi, Depth);
+  if (StoreInst *S = keptStore(*I))
+    if (recomputableWithoutTape(S->getPointerOperand(), Depth + 1))
+      return true;
   bool Reload = isa<LoadInst>(I) && mayReload(*cast<LoadInst>(I));
   if (!Reload && !isRecomputableMathCall(*I, LI) && !isCheapToRecompute(*I))
     return false;

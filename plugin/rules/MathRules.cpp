@@ -68,8 +68,10 @@ Value *dFMul(IRBuilderBase &B, unsigned I, PrimalAccessor P, Type *Ty) {
 Value *dFDiv(IRBuilderBase &B, unsigned I, PrimalAccessor P, Type *Ty) {
   if (I == 0)
     return recip(B, P(1));
-  // d(a/b)/db = -a/b^2
-  return B.CreateFNeg(B.CreateFDiv(P(0), square(B, P(1))));
+  // d(a/b)/db = -a/b^2 = -(a/b) (1/b): from the result, which the reverse
+  // sweep often has without taping a (a value normalized in place), and
+  // 1/b, which the other partial computes too.
+  return B.CreateFNeg(B.CreateFMul(P(Result), recip(B, P(1))));
 }
 Value *dFRem(IRBuilderBase &B, unsigned I, PrimalAccessor P, Type *Ty) {
   if (I == 0)

@@ -134,6 +134,46 @@ Function *RuntimeFunctions::tapePop() {
   return F;
 }
 
+Function *RuntimeFunctions::tapeReserve() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
+  bool Created;
+  Function *F = getOrCreate(
+      "__ad_tape_reserve",
+      FunctionType::get(Type::getVoidTy(C), {Ptr, I64}, false), Created);
+  if (!Created)
+    return F;
+  F->addFnAttr(Attribute::NoInline);
+  // if (size + bytes > capacity && no overflow)
+  //   if (data' = realloc(data, size + bytes)) data = data', capacity = ...
+  // A failed reallocation is left to the pushes, which grow or abort.
+  StructType *TT = tapeType();
+  Value *Tape = F->getArg(0), *Bytes = F->getArg(1);
+  BasicBlock *Entry = BasicBlock::Create(C, "entry", F);
+  BasicBlock *Grow = BasicBlock::Create(C, "grow", F);
+  BasicBlock *Got = BasicBlock::Create(C, "got", F);
+  BasicBlock *Done = BasicBlock::Create(C, "done", F);
+  IRBuilder<> B(Entry);
+  Value *Size = B.CreateLoad(I64, B.CreateStructGEP(TT, Tape, 1));
+  Value *CapPtr = B.CreateStructGEP(TT, Tape, 2);
+  Value *Need = B.CreateAdd(Size, Bytes);
+  Value *Short = B.CreateICmpUGT(Need, B.CreateLoad(I64, CapPtr));
+  Value *Fits = B.CreateICmpUGE(Need, Size);
+  B.CreateCondBr(B.CreateAnd(Short, Fits), Grow, Done);
+  B.SetInsertPoint(Grow);
+  Value *DataPtr = B.CreateStructGEP(TT, Tape, 0);
+  FunctionCallee Realloc = M.getOrInsertFunction("realloc", Ptr, Ptr, I64);
+  Value *Data = B.CreateCall(Realloc, {B.CreateLoad(Ptr, DataPtr), Need});
+  B.CreateCondBr(B.CreateIsNull(Data), Done, Got);
+  B.SetInsertPoint(Got);
+  B.CreateStore(Data, DataPtr);
+  B.CreateStore(Need, CapPtr);
+  B.CreateBr(Done);
+  B.SetInsertPoint(Done);
+  B.CreateRetVoid();
+  return F;
+}
+
 Function *RuntimeFunctions::tapeFree() {
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::getUnqual(C);

@@ -26,6 +26,9 @@ public:
   llvm::Function *tapePush();
   /// ptr pop(ptr tape, i64 bytes): releases bytes, returns where to read.
   llvm::Function *tapePop();
+  /// void reserve(ptr tape, i64 bytes): makes room for bytes more, exactly,
+  /// if it can; pushes still check (see modes/TapeReservation.h).
+  llvm::Function *tapeReserve();
   /// void free(ptr tape): releases the tape's buffer.
   llvm::Function *tapeFree();
   /// void memcpyAdjoint(ptr srcShadow, ptr dstShadow, i64 count, i64 stride):

@@ -1,6 +1,6 @@
 ; Forward mode through fdiv, sin, exp, fneg and fsub:
 ;   d = -exp(sin(x / y)) - y
-; dq = (1/y) dx + (-(x / y^2)) dy; ds = cos(q) dq; de = e ds (exp reuses its
+; dq = (1/y) dx + (-(q / y)) dy; ds = cos(q) dq; de = e ds (exp reuses its
 ; result); dn = -de; dd = dn - dy.
 ; RUN: %opt_ad -passes=ad %s -S | FileCheck %s
 
@@ -33,10 +33,10 @@ declare double @__ad_fwddiff(ptr, ...)
 ; CHECK:         %q = fdiv double [[X]], [[Y]]
 ; CHECK-NEXT:    [[RY:%.*]] = fdiv double 1.000000e+00, [[Y]]
 ; CHECK-NEXT:    [[T0:%.*]] = fmul double [[RY]], [[DX]]
-; CHECK-NEXT:    [[YY:%.*]] = fmul double [[Y]], [[Y]]
-; CHECK-NEXT:    [[XYY:%.*]] = fdiv double [[X]], [[YY]]
-; CHECK-NEXT:    [[NXYY:%.*]] = fneg double [[XYY]]
-; CHECK-NEXT:    [[T1:%.*]] = fmul double [[NXYY]], [[DY]]
+; CHECK-NEXT:    [[RY2:%.*]] = fdiv double 1.000000e+00, [[Y]]
+; CHECK-NEXT:    [[QY:%.*]] = fmul double %q, [[RY2]]
+; CHECK-NEXT:    [[NQY:%.*]] = fneg double [[QY]]
+; CHECK-NEXT:    [[T1:%.*]] = fmul double [[NQY]], [[DY]]
 ; CHECK-NEXT:    [[DQ:%.*]] = fadd double [[T0]], [[T1]]
 ; CHECK-NEXT:    %s = call double @llvm.sin.f64(double %q)
 ; CHECK-NEXT:    [[COS:%.*]] = call double @llvm.cos.f64(double %q)

@@ -1,4 +1,5 @@
-; Reverse mode of a / b: da += dq * (1 / b), db += dq * -(a / (b * b)).
+; Reverse mode of q = a / b: da += dq * (1 / b), db += dq * -(q * (1 / b))
+; (from the result, so that a need not be kept when q is at hand).
 ; RUN: %opt_ad -passes=ad %s -S | FileCheck %s
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
@@ -33,10 +34,10 @@ declare { double, double } @__ad_autodiff_d2(ptr, ...)
 ; CHECK-NEXT:    [[OA:%.*]] = load double, ptr %a.adj
 ; CHECK-NEXT:    [[NA:%.*]] = fadd reassoc double [[OA]], [[DA]]
 ; CHECK-NEXT:    store double [[NA]], ptr %a.adj
-; db: -(a / b^2) times the incoming adjoint.
-; CHECK-NEXT:    [[BB:%.*]] = fmul double [[B]], [[B]]
-; CHECK-NEXT:    [[AOBB:%.*]] = fdiv double [[A]], [[BB]]
-; CHECK-NEXT:    [[NEG:%.*]] = fneg double [[AOBB]]
+; db: -(q / b) times the incoming adjoint.
+; CHECK-NEXT:    [[RB2:%.*]] = fdiv double 1.000000e+00, [[B]]
+; CHECK-NEXT:    [[QOB:%.*]] = fmul double %q, [[RB2]]
+; CHECK-NEXT:    [[NEG:%.*]] = fneg double [[QOB]]
 ; CHECK-NEXT:    [[DB:%.*]] = fmul double [[NEG]], %q.d
 ; CHECK-NEXT:    [[OB:%.*]] = load double, ptr %b.adj
 ; CHECK-NEXT:    [[NB:%.*]] = fadd reassoc double [[OB]], [[DB]]

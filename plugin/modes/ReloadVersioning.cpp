@@ -1,0 +1,1045 @@
+//===- ReloadVersioning.cpp - Reload loads that later writes provably miss ===//
+#include "modes/ReloadVersioning.h"
+#include "modes/ReverseBuilder.h"
+#include "rules/KnownFunctions.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/CFG.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+#include <map>
+#include <set>
+
+#define DEBUG_TYPE "ad-reload"
+#include <cstdlib>
+#undef LLVM_DEBUG
+#define LLVM_DEBUG(X) do { if (getenv("AD_DEBUG_RELOAD")) { X; } } while (0)
+
+using namespace llvm;
+
+namespace ad {
+
+static constexpr const char *UnchangedKind = "ad.unchanged";
+
+bool isUnchangedAfterAccess(const Instruction &I) {
+  return I.getMetadata(UnchangedKind) != nullptr;
+}
+
+namespace {
+
+/// Pairs checked per function at most: the checks are quadratic in the
+/// loads and writes of one function, and a function with more than this
+/// many is left to the tape rather than made slow to compile.
+constexpr unsigned MaxPairs = 20000;
+
+/// Signed comparison Lhs Pred Rhs of two expressions of one type.
+struct Compare {
+  CmpInst::Predicate Pred;
+  const SCEV *Lhs, *Rhs;
+};
+/// A conjunction of comparisons; a condition is a disjunction of these.
+using Conjunction = SmallVector<Compare, 3>;
+using Condition = SmallVector<Conjunction, 4>;
+
+/// An inclusive interval of values, valid where the comparisons in Assume
+/// hold (that narrow arithmetic did not wrap).
+struct Interval {
+  const SCEV *Lo, *Hi;
+  Conjunction Assume;
+};
+
+/// What wrapping an expression must be free of for its interval to be the
+/// interval of its values: inside a sign extension, signed; inside a zero
+/// extension, unsigned. Byte offsets in the index type wrap nowhere.
+enum class NoWrap { Needless, Signed, Unsigned };
+
+/// The intervals expressions take while some loops run.
+class IntervalFinder {
+public:
+  explicit IntervalFinder(ScalarEvolution &SE) : SE(SE) {}
+
+  /// The values \p S takes while \p Outermost and the loops inside it run
+  /// (their induction variables eliminated, those of loops around it kept
+  /// symbolic); nullopt when that is beyond what this handles.
+  std::optional<Interval> over(const SCEV *S, const Loop *Outermost,
+                               NoWrap Need = NoWrap::Needless) {
+    if (!Outermost || SE.isLoopInvariant(S, Outermost))
+      return Interval{S, S, {}};
+    auto Key = std::make_tuple(S, Outermost, unsigned(Need));
+    auto It = Memo.find(Key);
+    if (It != Memo.end())
+      return It->second;
+    Memo[Key] = std::nullopt; // A question that leads back to itself fails.
+    std::optional<Interval> R = compute(S, Outermost, Need);
+    Memo[Key] = R;
+    return R;
+  }
+
+private:
+  bool wrapFree(const SCEV *S, NoWrap Need) {
+    auto *N = dyn_cast<SCEVNAryExpr>(S);
+    if (Need == NoWrap::Signed)
+      return N && N->hasNoSignedWrap();
+    if (Need == NoWrap::Unsigned)
+      return N && N->hasNoUnsignedWrap();
+    return true;
+  }
+
+  std::optional<Interval> compute(const SCEV *S, const Loop *Outermost,
+                                  NoWrap Need) {
+    if (auto *AR = dyn_cast<SCEVAddRecExpr>(S))
+      return addRec(AR, Outermost, Need);
+    if (auto *Add = dyn_cast<SCEVAddExpr>(S)) {
+      if (!wrapFree(Add, Need))
+        return std::nullopt;
+      Interval Sum{SE.getZero(S->getType()), SE.getZero(S->getType()), {}};
+      for (const SCEV *Op : Add->operands()) {
+        auto R = over(Op, Outermost, Need);
+        if (!R)
+          return std::nullopt;
+        Sum.Lo = SE.getAddExpr(Sum.Lo, R->Lo);
+        Sum.Hi = SE.getAddExpr(Sum.Hi, R->Hi);
+        append_range(Sum.Assume, R->Assume);
+      }
+      return Sum;
+    }
+    if (auto *Mul = dyn_cast<SCEVMulExpr>(S))
+      return product(Mul, Outermost, Need);
+    if (auto *Ext = dyn_cast<SCEVIntegralCastExpr>(S)) {
+      bool Signed = isa<SCEVSignExtendExpr>(S);
+      if (!Signed && !isa<SCEVZeroExtendExpr>(S))
+        return std::nullopt;
+      Type *T = S->getType();
+      const SCEV *Op = Ext->getOperand();
+      if (auto R = over(Op, Outermost,
+                        Signed ? NoWrap::Signed : NoWrap::Unsigned)) {
+        auto Extend = [&](const SCEV *X) {
+          return Signed ? SE.getSignExtendExpr(X, T)
+                        : SE.getZeroExtendExpr(X, T);
+        };
+        return Interval{Extend(R->Lo), Extend(R->Hi), R->Assume};
+      }
+      return extendedExactly(Op, T, Signed, Outermost);
+    }
+    // A value computed inside the loops (a loaded index): unknown.
+    return std::nullopt;
+  }
+
+  /// Narrow arithmetic that ScalarEvolution cannot show free of wrapping
+  /// (`b * T * V + t * V` in int, whose no-wrap flags it drops): computed
+  /// exactly in the wide type \p T, it equals the narrow value wherever the
+  /// exact result fits the narrow type, which the interval then assumes.
+  std::optional<Interval> extendedExactly(const SCEV *Op, Type *T, bool Signed,
+                                          const Loop *Outermost) {
+    if (!isa<SCEVAddRecExpr>(Op) && !isa<SCEVAddExpr>(Op) &&
+        !isa<SCEVMulExpr>(Op))
+      return std::nullopt;
+    const SCEV *Exact = exactly(Op, T);
+    if (!Exact)
+      return std::nullopt;
+    auto R = over(Exact, Outermost);
+    if (!R)
+      return std::nullopt;
+    unsigned Bits = Op->getType()->getIntegerBitWidth();
+    if (Bits >= T->getIntegerBitWidth())
+      return std::nullopt;
+    APInt Min = Signed ? APInt::getSignedMinValue(Bits).sext(
+                             T->getIntegerBitWidth())
+                       : APInt::getZero(T->getIntegerBitWidth());
+    APInt Max = Signed ? APInt::getSignedMaxValue(Bits).sext(
+                             T->getIntegerBitWidth())
+                       : APInt::getMaxValue(Bits).zext(T->getIntegerBitWidth());
+    R->Assume.push_back({CmpInst::ICMP_SGE, R->Lo, SE.getConstant(Min)});
+    R->Assume.push_back({CmpInst::ICMP_SLE, R->Hi, SE.getConstant(Max)});
+    return R;
+  }
+
+public:
+  /// \p S with every operation done in the wider type \p T (no wrapping);
+  /// nullptr for what is not a sum, product or affine recurrence of values
+  /// taken as they are.
+  const SCEV *exactly(const SCEV *S, Type *T) {
+    if (isa<SCEVConstant>(S) || isa<SCEVUnknown>(S) ||
+        isa<SCEVSignExtendExpr>(S) || isa<SCEVZeroExtendExpr>(S))
+      return SE.getSignExtendExpr(S, T);
+    if (auto *AR = dyn_cast<SCEVAddRecExpr>(S)) {
+      const SCEV *Start = exactly(AR->getStart(), T);
+      const SCEV *Step = exactly(AR->getStepRecurrence(SE), T);
+      if (!AR->isAffine() || !Start || !Step)
+        return nullptr;
+      return SE.getAddRecExpr(Start, Step, AR->getLoop(), SCEV::FlagAnyWrap);
+    }
+    if (isa<SCEVAddExpr>(S) || isa<SCEVMulExpr>(S)) {
+      SmallVector<const SCEV *, 4> Ops;
+      for (const SCEV *Op : cast<SCEVNAryExpr>(S)->operands()) {
+        Ops.push_back(exactly(Op, T));
+        if (!Ops.back())
+          return nullptr;
+      }
+      return isa<SCEVAddExpr>(S) ? SE.getAddExpr(Ops) : SE.getMulExpr(Ops);
+    }
+    return nullptr;
+  }
+
+private:
+  /// {Start,+,Step}<L>, L inside Outermost: from Start to Start + Step *
+  /// (L's largest backedge-taken count over the loops around it).
+  std::optional<Interval> addRec(const SCEVAddRecExpr *AR,
+                                 const Loop *Outermost, NoWrap Need) {
+    const SCEV *Step = AR->getStepRecurrence(SE);
+    if (!AR->isAffine() || !Outermost->contains(AR->getLoop()) ||
+        !wrapFree(AR, Need) || !SE.isLoopInvariant(Step, Outermost))
+      return std::nullopt;
+    const SCEV *Taken = SE.getBackedgeTakenCount(AR->getLoop());
+    if (isa<SCEVCouldNotCompute>(Taken))
+      Taken = SE.getSymbolicMaxBackedgeTakenCount(AR->getLoop());
+    if (isa<SCEVCouldNotCompute>(Taken))
+      return std::nullopt;
+    auto Start = over(AR->getStart(), Outermost, Need);
+    auto Counts = over(Taken, Outermost);
+    if (!Start || !Counts)
+      return std::nullopt;
+    Conjunction Assume = Start->Assume;
+    append_range(Assume, Counts->Assume);
+    const SCEV *Span = SE.getMulExpr(
+        Step, SE.getTruncateOrZeroExtend(Counts->Hi, Step->getType()));
+    if (Need == NoWrap::Unsigned) // Never wrapping unsigned: it only grows.
+      return Interval{Start->Lo, SE.getAddExpr(Start->Hi, Span), Assume};
+    const SCEV *Zero = SE.getZero(Span->getType());
+    return Interval{SE.getAddExpr(Start->Lo, SE.getSMinExpr(Zero, Span)),
+                    SE.getAddExpr(Start->Hi, SE.getSMaxExpr(Zero, Span)),
+                    Assume};
+  }
+
+  /// A product with at most one factor that varies in the loops.
+  std::optional<Interval> product(const SCEVMulExpr *Mul,
+                                  const Loop *Outermost, NoWrap Need) {
+    if (!wrapFree(Mul, Need))
+      return std::nullopt;
+    const SCEV *Factor = SE.getOne(Mul->getType()), *Varying = nullptr;
+    for (const SCEV *Op : Mul->operands()) {
+      if (SE.isLoopInvariant(Op, Outermost))
+        Factor = SE.getMulExpr(Factor, Op);
+      else if (Varying)
+        return std::nullopt;
+      else
+        Varying = Op;
+    }
+    auto R = over(Varying, Outermost, Need);
+    if (!R)
+      return std::nullopt;
+    const SCEV *A = SE.getMulExpr(Factor, R->Lo);
+    const SCEV *B = SE.getMulExpr(Factor, R->Hi);
+    if (Need == NoWrap::Unsigned)
+      return Interval{A, B, R->Assume};
+    if (auto *C = dyn_cast<SCEVConstant>(Factor))
+      return C->getAPInt().isNegative() ? Interval{B, A, R->Assume}
+                                        : Interval{A, B, R->Assume};
+    return Interval{SE.getSMinExpr(A, B), SE.getSMaxExpr(A, B), R->Assume};
+  }
+
+  ScalarEvolution &SE;
+  std::map<std::tuple<const SCEV *, const Loop *, unsigned>,
+           std::optional<Interval>>
+      Memo;
+};
+
+/// A load or write: Base + Offset, Size bytes, in loop L.
+struct Access {
+  Instruction *I;
+  const SCEV *Base, *Offset, *Size;
+  Loop *L;
+  /// Under which Offset and Size are what the access uses (WidenExtensions).
+  Conjunction Assume;
+};
+
+/// Rewrites the sign or zero extension of narrow arithmetic that varies in
+/// the loops (`(sext i32 {0,+,V}<t>)`, whose int arithmetic ScalarEvolution
+/// cannot show free of wrapping) into the same arithmetic in the wide type,
+/// an affine recurrence the conditions can use, assuming its values over
+/// the loops fit the narrow type.
+class WidenExtensions : public SCEVRewriteVisitor<WidenExtensions> {
+public:
+  WidenExtensions(ScalarEvolution &SE, IntervalFinder &Intervals,
+                  const Loop *Outermost, Conjunction &Assume)
+      : SCEVRewriteVisitor(SE), Intervals(Intervals), Outermost(Outermost),
+        Assume(Assume) {}
+
+  const SCEV *visitSignExtendExpr(const SCEVSignExtendExpr *E) {
+    return widen(E, /*Signed=*/true);
+  }
+  const SCEV *visitZeroExtendExpr(const SCEVZeroExtendExpr *E) {
+    return widen(E, /*Signed=*/false);
+  }
+
+private:
+  const SCEV *widen(const SCEVIntegralCastExpr *E, bool Signed) {
+    const SCEV *Op = E->getOperand();
+    if (!Outermost || SE.isLoopInvariant(Op, Outermost))
+      return E;
+    const SCEV *Exact = Intervals.exactly(Op, E->getType());
+    auto R = Exact ? Intervals.over(Exact, Outermost) : std::nullopt;
+    if (!R)
+      return E;
+    unsigned Narrow = Op->getType()->getIntegerBitWidth();
+    unsigned Wide = E->getType()->getIntegerBitWidth();
+    APInt Min = Signed ? APInt::getSignedMinValue(Narrow).sext(Wide)
+                       : APInt::getZero(Wide);
+    APInt Max = Signed ? APInt::getSignedMaxValue(Narrow).sext(Wide)
+                       : APInt::getMaxValue(Narrow).zext(Wide);
+    append_range(Assume, R->Assume);
+    Assume.push_back({CmpInst::ICMP_SGE, R->Lo, SE.getConstant(Min)});
+    Assume.push_back({CmpInst::ICMP_SLE, R->Hi, SE.getConstant(Max)});
+    return Exact;
+  }
+
+  IntervalFinder &Intervals;
+  const Loop *Outermost;
+  Conjunction &Assume;
+};
+
+/// Whether the reverse sweep may want \p V's value: not if only sums,
+/// stores and phis use it, directly or through each other (a sum's adjoint
+/// needs no operand); yes for a division or math call (their partials use
+/// the result) and for any other use (x - m squared needs x).
+static bool mayBeNeededInReverse(const Value *V) {
+  if (!V->getType()->isFPOrFPVectorTy())
+    return false;
+  if (auto *I = dyn_cast<Instruction>(V))
+    if (I->getOpcode() == Instruction::FDiv || isa<CallBase>(I))
+      return true;
+  SmallPtrSet<const Value *, 8> Seen;
+  SmallVector<const Value *, 8> Work{V};
+  while (!Work.empty()) {
+    const Value *X = Work.pop_back_val();
+    if (!Seen.insert(X).second)
+      continue;
+    if (Seen.size() > 32)
+      return true;
+    for (const User *U : X->users()) {
+      auto *I = dyn_cast<Instruction>(U);
+      if (!I)
+        return true;
+      switch (I->getOpcode()) {
+      case Instruction::Store:
+        break;
+      case Instruction::FAdd:
+      case Instruction::FSub:
+      case Instruction::FNeg:
+      case Instruction::PHI:
+        Work.push_back(I);
+        break;
+      default:
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+class ReloadVersioner {
+public:
+  ReloadVersioner(Function &F, FunctionAnalysisManager &FAM)
+      : F(F), FAM(FAM), LI(FAM.getResult<LoopAnalysis>(F)),
+        DT(FAM.getResult<DominatorTreeAnalysis>(F)),
+        SE(FAM.getResult<ScalarEvolutionAnalysis>(F)),
+        AAR(FAM.getResult<AAManager>(F)), Intervals(SE),
+        DL(F.getParent()->getDataLayout()) {}
+
+  std::optional<ReloadVersions> run();
+
+private:
+  std::optional<Access> accessOf(Instruction *I);
+  /// The outermost loop around \p L that is inside \p Around (Around null:
+  /// the outermost of all).
+  static const Loop *outermostInside(const Loop *L, const Loop *Around) {
+    if (!L || L == Around)
+      return nullptr;
+    while (L->getParentLoop() != Around)
+      L = L->getParentLoop();
+    return L;
+  }
+  /// What excludes \p W from changing what \p Ld touched (see the
+  /// header), as conditions that must all hold; nullopt if nothing here can.
+  std::optional<SmallVector<Condition, 2>> pairCondition(const Access &Ld,
+                                                         const Access &W);
+  void addWholeRunDisjoint(const Access &Ld, const Access &W, Condition &C);
+  /// A comparison that, when it holds, keeps \p W from running at all.
+  std::optional<Compare> neverRuns(const Access &W);
+  /// Criterion B at the level of common loop \p Lc, whose outermost common
+  /// loop is \p Outermost (and, if \p SameIterationToo, within one
+  /// iteration of \p Lc, the write following the load).
+  std::optional<Condition> laterIterations(const Access &Ld, const Access &W,
+                                           const Loop *Lc,
+                                           const Loop *Outermost,
+                                           bool SameIterationToo);
+  /// Drops comparisons ScalarEvolution decides; false when \p C is known
+  /// to fail. An empty result means it always holds.
+  bool simplify(Condition &C);
+  const SCEV *absolute(const Access &A, const SCEV *Offset);
+  bool writeMayFollow(const Access &Ld, const Access &W, const Loop *Lc);
+  Value *expand(const Condition &C, SCEVExpander &Exp, Instruction *At);
+  /// \p S, with values computed later than \p At from values available
+  /// there recomputed at \p At; nullptr if it cannot be evaluated there.
+  const SCEV *atCheck(const SCEV *S, SCEVExpander &Exp, Instruction *At);
+  /// A copy of \p V at \p At (V itself if available there), made unable
+  /// to trap or produce poison; nullptr if it depends on more than
+  /// arithmetic on values available at \p At.
+  Value *hoist(Value *V, Instruction *At, unsigned Depth = 0);
+  DenseMap<Instruction *, Value *> Hoisted;
+  /// Blocks reachable from a block without passing a loop header again.
+  DenseMap<std::pair<BasicBlock *, BasicBlock *>, DenseSet<BasicBlock *>>
+      ReachableInIteration;
+  /// (Lo, End) of the intervals built: Lo < End whenever the access runs.
+  std::set<std::pair<const SCEV *, const SCEV *>> Below;
+  bool version(BasicBlock *CheckBB, Value *OK,
+               ArrayRef<Instruction *> Unchanged,
+               DenseSet<const BasicBlock *> &Copy);
+
+  Function &F;
+  FunctionAnalysisManager &FAM;
+  LoopInfo &LI;
+  DominatorTree &DT;
+  ScalarEvolution &SE;
+  AAResults &AAR;
+  IntervalFinder Intervals;
+  const DataLayout &DL;
+};
+
+std::optional<Access> ReloadVersioner::accessOf(Instruction *I) {
+  Value *Ptr = nullptr;
+  const SCEV *Size = nullptr;
+  Type *I64 = Type::getInt64Ty(F.getContext());
+  auto FixedSize = [&](Type *T) -> const SCEV * {
+    TypeSize TS = DL.getTypeStoreSize(T);
+    return TS.isScalable() ? nullptr : SE.getConstant(I64, TS.getFixedValue());
+  };
+  if (auto *Ld = dyn_cast<LoadInst>(I)) {
+    Ptr = Ld->getPointerOperand();
+    Size = FixedSize(Ld->getType());
+  } else if (auto *St = dyn_cast<StoreInst>(I)) {
+    Ptr = St->getPointerOperand();
+    Size = FixedSize(St->getValueOperand()->getType());
+  } else if (auto *MI = dyn_cast<MemIntrinsic>(I)) {
+    Ptr = MI->getRawDest();
+    if (SE.isSCEVable(MI->getLength()->getType()))
+      Size = SE.getTruncateOrZeroExtend(SE.getSCEV(MI->getLength()), I64);
+  }
+  if (!Ptr || !Size || !SE.isSCEVable(Ptr->getType()))
+    return std::nullopt;
+  const SCEV *P = SE.getSCEV(Ptr);
+  const SCEV *Base = SE.getPointerBase(P);
+  if (!isa<SCEVUnknown>(Base))
+    return std::nullopt;
+  const SCEV *Offset = SE.removePointerBase(P);
+  if (isa<SCEVCouldNotCompute>(Offset) || Offset->getType() != I64)
+    return std::nullopt;
+  Access A{I, Base, Offset, Size, LI.getLoopFor(I->getParent()), {}};
+  WidenExtensions Widen(SE, Intervals, outermostInside(A.L, nullptr),
+                        A.Assume);
+  A.Offset = Widen.visit(A.Offset);
+  A.Size = Widen.visit(A.Size);
+  return A;
+}
+
+const SCEV *ReloadVersioner::absolute(const Access &A, const SCEV *Offset) {
+  return SE.getAddExpr(
+      SE.getPtrToIntExpr(A.Base, Type::getInt64Ty(F.getContext())), Offset);
+}
+
+/// The bytes [Lo, End) an access touches while some loops run.
+struct Touched {
+  const SCEV *Lo, *End;
+  Conjunction Assume;
+};
+
+/// What access \p A touches while \p Outermost runs (null: its own
+/// execution).
+static std::optional<Touched> touched(IntervalFinder &Intervals,
+                                      ScalarEvolution &SE, const Access &A,
+                                      const Loop *Outermost) {
+  // Offsets from a base pointer that itself moves (a select in the loop)
+  // say nothing about addresses.
+  if (Outermost && !SE.isLoopInvariant(A.Base, Outermost))
+    return std::nullopt;
+  auto Off = Intervals.over(A.Offset, Outermost);
+  auto Size = Intervals.over(A.Size, Outermost);
+  if (!Off || !Size)
+    return std::nullopt;
+  Touched T{Off->Lo, SE.getAddExpr(Off->Hi, Size->Hi), Off->Assume};
+  append_range(T.Assume, Size->Assume);
+  return T;
+}
+
+/// \p S in the first iteration of every loop.
+static const SCEV *firstValue(ScalarEvolution &SE, const SCEV *S) {
+  struct First : SCEVRewriteVisitor<First> {
+    using SCEVRewriteVisitor::SCEVRewriteVisitor;
+    const SCEV *visitAddRecExpr(const SCEVAddRecExpr *AR) {
+      return visit(AR->getStart());
+    }
+  };
+  return First(SE).visit(S);
+}
+
+/// \p Ld and \p W touch the same bytes each time both run.
+static bool sameAddress(const Access &Ld, const Access &W) {
+  return Ld.Base == W.Base && Ld.Offset == W.Offset && Ld.Size == W.Size;
+}
+
+void ReloadVersioner::addWholeRunDisjoint(const Access &Ld, const Access &W,
+                                          Condition &C) {
+  // The same first address (an update in place, or two passes over one
+  // array): whatever the rest, their intervals share that byte.
+  if (Ld.Base == W.Base &&
+      firstValue(SE, Ld.Offset) == firstValue(SE, W.Offset))
+    return;
+  auto L = touched(Intervals, SE, Ld, outermostInside(Ld.L, nullptr));
+  auto X = touched(Intervals, SE, W, outermostInside(W.L, nullptr));
+  if (!L || !X)
+    return;
+  const SCEV *LLo = L->Lo, *LEnd = L->End, *WLo = X->Lo, *WEnd = X->End;
+  if (Ld.Base != W.Base) {
+    LLo = absolute(Ld, LLo), LEnd = absolute(Ld, LEnd);
+    WLo = absolute(W, WLo), WEnd = absolute(W, WEnd);
+  }
+  Below.insert({LLo, LEnd});
+  Below.insert({WLo, WEnd});
+  Conjunction Assume = L->Assume;
+  append_range(Assume, X->Assume);
+  append_range(Assume, Ld.Assume);
+  append_range(Assume, W.Assume);
+  for (Compare Apart : {Compare{CmpInst::ICMP_SLE, LEnd, WLo},
+                        Compare{CmpInst::ICMP_SLE, WEnd, LLo}}) {
+    Conjunction Conj = Assume;
+    Conj.push_back(Apart);
+    C.push_back(std::move(Conj));
+  }
+}
+
+/// Start and step of \p S as an affine recurrence of \p L (step zero if
+/// \p S does not vary in \p L).
+static std::optional<std::pair<const SCEV *, const SCEV *>>
+recurrenceOf(ScalarEvolution &SE, const SCEV *S, const Loop *L) {
+  if (SE.isLoopInvariant(S, L))
+    return std::make_pair(S, SE.getZero(S->getType()));
+  auto *AR = dyn_cast<SCEVAddRecExpr>(S);
+  if (!AR || AR->getLoop() != L || !AR->isAffine())
+    return std::nullopt;
+  return std::make_pair(AR->getStart(), AR->getStepRecurrence(SE));
+}
+
+bool ReloadVersioner::writeMayFollow(const Access &Ld, const Access &W,
+                                     const Loop *Lc) {
+  BasicBlock *From = Ld.I->getParent(), *To = W.I->getParent();
+  if (From == To)
+    return Ld.I->comesBefore(W.I);
+  // Within one iteration: paths that do not pass the header again. (LLVM's
+  // isPotentiallyReachable gives up, answering yes, after 32 blocks.)
+  auto &Reach = ReachableInIteration[{From, Lc->getHeader()}];
+  if (Reach.empty()) {
+    SmallVector<BasicBlock *, 32> Work(successors(From));
+    while (!Work.empty()) {
+      BasicBlock *BB = Work.pop_back_val();
+      if (BB == Lc->getHeader() || !Reach.insert(BB).second)
+        continue;
+      append_range(Work, successors(BB));
+    }
+    Reach.insert(nullptr); // Computed, even if empty.
+  }
+  return Reach.contains(To);
+}
+
+std::optional<Condition>
+ReloadVersioner::laterIterations(const Access &Ld, const Access &W,
+                                 const Loop *Lc, const Loop *Outermost,
+                                 bool SameIterationToo) {
+  if (!SE.isLoopInvariant(Ld.Base, Lc) || !SE.isLoopInvariant(W.Base, Lc))
+    return std::nullopt;
+  auto L = touched(Intervals, SE, Ld, outermostInside(Ld.L, Lc));
+  auto X = touched(Intervals, SE, W, outermostInside(W.L, Lc));
+  if (!L || !X)
+    return std::nullopt;
+  auto LLo = recurrenceOf(SE, L->Lo, Lc), LEnd = recurrenceOf(SE, L->End, Lc);
+  auto WLo = recurrenceOf(SE, X->Lo, Lc), WEnd = recurrenceOf(SE, X->End, Lc);
+  if (!LLo || !LEnd || !WLo || !WEnd)
+    return std::nullopt;
+  const SCEV *S = LLo->second;
+  if (LEnd->second != S || WLo->second != S || WEnd->second != S ||
+      !SE.isLoopInvariant(S, Outermost))
+    return std::nullopt;
+  // What these intervals assume varies with the iterations; the same
+  // assumptions over the whole outermost loop imply them for every one.
+  Conjunction Assume;
+  if (!L->Assume.empty() || !X->Assume.empty()) {
+    auto WholeL = touched(Intervals, SE, Ld, Outermost);
+    auto WholeX = touched(Intervals, SE, W, Outermost);
+    if (!WholeL || !WholeX)
+      return std::nullopt;
+    Assume = WholeL->Assume;
+    append_range(Assume, WholeX->Assume);
+  }
+  // In iteration l of Lc the load touches [LLo + l*S, LEnd + l*S) and the
+  // write [WLo + l*S, WEnd + l*S) (the starts may depend on the loops
+  // around Lc): X <= Y is checked as X - Y <= 0, which must not depend on
+  // them.
+  const SCEV *Zero = SE.getZero(S->getType());
+  std::optional<Compare> Missing;
+  auto AtMost = [&](const SCEV *X, const SCEV *Y) {
+    const SCEV *D = SE.getMinusSCEV(X, Y);
+    if (!SE.isLoopInvariant(D, Outermost))
+      Missing = Compare{};
+    return Compare{CmpInst::ICMP_SLE, D, SE.getZero(D->getType())};
+  };
+  Condition Later = {
+      {{CmpInst::ICMP_SGT, S, Zero},
+       AtMost(LEnd->first, SE.getAddExpr(WLo->first, S))},
+      {{CmpInst::ICMP_SLT, S, Zero},
+       AtMost(SE.getAddExpr(WEnd->first, S), LLo->first)},
+      {{CmpInst::ICMP_EQ, S, Zero}, AtMost(LEnd->first, WLo->first)},
+      {{CmpInst::ICMP_EQ, S, Zero}, AtMost(WEnd->first, LLo->first)}};
+  Compare Same[] = {AtMost(LEnd->first, WLo->first),
+                    AtMost(WEnd->first, LLo->first)};
+  if (Missing)
+    return std::nullopt;
+  append_range(Assume, Ld.Assume);
+  append_range(Assume, W.Assume);
+  for (Conjunction &Conj : Later)
+    append_range(Conj, Assume);
+  if (!SameIterationToo)
+    return Later;
+  // ... and in the load's own iteration, the write coming after it.
+  if (sameAddress(Ld, W))
+    return std::nullopt;
+  Condition Both;
+  for (const Conjunction &Conj : Later)
+    for (const Compare &Cmp : Same) {
+      Both.push_back(Conj);
+      Both.back().push_back(Cmp);
+    }
+  return Both;
+}
+
+std::optional<Compare> ReloadVersioner::neverRuns(const Access &W) {
+  // A memset or memcpy behind a guard that does not change in the loops
+  // (the tail of a row zeroed only if V < Vp) has a length that is
+  // meaningless when the guard fails: the guard failing is then an
+  // alternative. (Not for stores: that would only keep alive conditions
+  // known to fail whenever the loop runs.)
+  if (!isa<MemIntrinsic>(W.I))
+    return std::nullopt;
+  const Loop *Top = outermostInside(W.L, nullptr);
+  BasicBlock *BB = W.I->getParent();
+  for (DomTreeNode *N = DT.getNode(BB)->getIDom(); N; N = N->getIDom()) {
+    auto *Br = dyn_cast<BranchInst>(N->getBlock()->getTerminator());
+    auto *Cmp = Br && Br->isConditional()
+                    ? dyn_cast<ICmpInst>(Br->getCondition())
+                    : nullptr;
+    if (!Cmp || !SE.isSCEVable(Cmp->getOperand(0)->getType()))
+      continue;
+    const SCEV *L = SE.getSCEV(Cmp->getOperand(0));
+    const SCEV *R = SE.getSCEV(Cmp->getOperand(1));
+    if (Top && (!SE.isLoopInvariant(L, Top) || !SE.isLoopInvariant(R, Top)))
+      continue;
+    for (unsigned K = 0; K < 2; ++K)
+      if (DT.dominates(BasicBlockEdge(N->getBlock(), Br->getSuccessor(K)), BB))
+        // Runs only if the comparison came out K == 0 (true): skipped if not.
+        return Compare{K == 0 ? Cmp->getInversePredicate() : Cmp->getPredicate(),
+                       L, R};
+  }
+  return std::nullopt;
+}
+
+std::optional<SmallVector<Condition, 2>>
+ReloadVersioner::pairCondition(const Access &Ld, const Access &W) {
+  // The loops around both, outermost first: in a later iteration of any of
+  // them the write follows the load whatever their order in the body.
+  SmallVector<const Loop *, 4> Common;
+  for (const Loop *L = Ld.L; L; L = L->getParentLoop())
+    if (L->contains(W.I->getParent()))
+      Common.insert(Common.begin(), L);
+  if (Common.empty() && !isPotentiallyReachable(Ld.I, W.I, nullptr, &DT, &LI))
+    return SmallVector<Condition, 2>{}; // Only ever before the load.
+  // Either they never meet at all (A), or at each level of the common
+  // loops a later iteration's write misses this iteration's load (B): A or
+  // (B1 and B2 ...) = (A or B1) and (A or B2) ...
+  Condition Whole;
+  addWholeRunDisjoint(Ld, W, Whole);
+  SmallVector<Condition, 2> All;
+  std::optional<Compare> Skipped = neverRuns(W);
+  auto Add = [&](Condition C) {
+    if (Skipped)
+      C.push_back({*Skipped});
+    if (C.empty() || !simplify(C))
+      return false;
+    if (!C.empty())
+      All.push_back(std::move(C));
+    return true;
+  };
+  if (Common.empty()) {
+    if (!Add(Whole))
+      return std::nullopt;
+    return All;
+  }
+  for (const Loop *Lc : Common) {
+    bool Innermost = Lc == Common.back();
+    Condition C = Whole;
+    if (auto Later = laterIterations(Ld, W, Lc, Common.front(),
+                                     Innermost && writeMayFollow(Ld, W, Lc)))
+      append_range(C, *Later);
+    if (!Add(std::move(C)))
+      return std::nullopt;
+  }
+  return All;
+}
+
+bool ReloadVersioner::simplify(Condition &C) {
+  Condition Kept;
+  for (Conjunction &Conj : C) {
+    Conjunction Open;
+    bool False = false;
+    for (Compare &Cmp : Conj) {
+      if (SE.isKnownPredicate(Cmp.Pred, Cmp.Lhs, Cmp.Rhs))
+        continue;
+      // An interval's end is past its start: "End <= Lo" of the same
+      // interval fails (ScalarEvolution rarely sees it through smin/smax).
+      if (Cmp.Pred == CmpInst::ICMP_SLE && Below.count({Cmp.Rhs, Cmp.Lhs})) {
+        False = true;
+        break;
+      }
+      if (SE.isKnownPredicate(CmpInst::getInversePredicate(Cmp.Pred), Cmp.Lhs,
+                              Cmp.Rhs)) {
+        False = true;
+        break;
+      }
+      Open.push_back(Cmp);
+    }
+    if (False)
+      continue;
+    if (Open.empty()) { // This alternative always holds.
+      C.clear();
+      return true;
+    }
+    Kept.push_back(std::move(Open));
+  }
+  C = std::move(Kept);
+  return !C.empty();
+}
+
+Value *ReloadVersioner::hoist(Value *V, Instruction *At, unsigned Depth) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || DT.dominates(I, At))
+    return V;
+  if (auto It = Hoisted.find(I); It != Hoisted.end())
+    return It->second;
+  Value *&Result = Hoisted[I]; // nullptr while in progress: no cycles.
+  if (Depth > 8 || !(isa<BinaryOperator>(I) || isa<CastInst>(I) ||
+                     isa<SelectInst>(I) || isa<CmpInst>(I) ||
+                     isa<GetElementPtrInst>(I)))
+    return nullptr;
+  SmallVector<Value *, 3> Ops;
+  for (Value *Op : I->operands()) {
+    Ops.push_back(hoist(Op, At, Depth + 1));
+    if (!Ops.back())
+      return nullptr;
+  }
+  // The copy runs where the original might not: a divisor that would trap
+  // becomes 1 (the check's answer then concerns loads that never run).
+  IRBuilder<> B(At);
+  unsigned Opc = I->getOpcode();
+  if (Opc == Instruction::SDiv || Opc == Instruction::UDiv ||
+      Opc == Instruction::SRem || Opc == Instruction::URem) {
+    Type *T = I->getType();
+    Value *D = Ops[1];
+    Ops[1] = B.CreateSelect(B.CreateICmpEQ(D, ConstantInt::get(T, 0)),
+                            ConstantInt::get(T, 1), D);
+    if (Opc == Instruction::SDiv || Opc == Instruction::SRem) {
+      Value *Overflows = B.CreateAnd(
+          B.CreateICmpEQ(D, ConstantInt::getAllOnesValue(T)),
+          B.CreateICmpEQ(Ops[0], ConstantInt::get(T, APInt::getSignedMinValue(
+                                                          T->getScalarSizeInBits()))));
+      Ops[0] = B.CreateSelect(Overflows, ConstantInt::get(T, 0), Ops[0]);
+    }
+  }
+  Instruction *Copy = I->clone();
+  for (unsigned K = 0; K < Ops.size(); ++K)
+    Copy->setOperand(K, Ops[K]);
+  Copy->dropPoisonGeneratingAnnotations();
+  Copy->setDebugLoc(DebugLoc());
+  Copy->insertBefore(At->getIterator());
+  Copy->setName(I->getName() + ".check");
+  return Result = Copy;
+}
+
+const SCEV *ReloadVersioner::atCheck(const SCEV *S, SCEVExpander &Exp,
+                                     Instruction *At) {
+  if (Exp.isSafeToExpandAt(S, At))
+    return S;
+  ValueToSCEVMapTy Map;
+  bool Fails = false;
+  SCEVExprContains(S, [&](const SCEV *U) {
+    auto *Unk = dyn_cast<SCEVUnknown>(U);
+    auto *I = Unk ? dyn_cast<Instruction>(Unk->getValue()) : nullptr;
+    if (!I || DT.dominates(I, At))
+      return false;
+    Value *H = hoist(I, At);
+    if (!H || !SE.isSCEVable(H->getType())) {
+      Fails = true;
+      return true;
+    }
+    Map[I] = SE.getSCEV(H);
+    return false;
+  });
+  if (Fails)
+    return nullptr;
+  S = SCEVParameterRewriter::rewrite(S, SE, Map);
+  return Exp.isSafeToExpandAt(S, At) ? S : nullptr;
+}
+
+Value *ReloadVersioner::expand(const Condition &C, SCEVExpander &Exp,
+                               Instruction *At) {
+  IRBuilder<> B(At);
+  Value *Any = nullptr;
+  for (const Conjunction &Conj : C) {
+    Value *All = nullptr;
+    for (const Compare &Cmp : Conj) {
+      Type *T = Cmp.Lhs->getType();
+      Value *L = Exp.expandCodeFor(Cmp.Lhs, T, At);
+      Value *R = Exp.expandCodeFor(Cmp.Rhs, T, At);
+      Value *V = B.CreateICmp(Cmp.Pred, L, R, "ad.nooverwrite");
+      All = All ? B.CreateAnd(All, V) : V;
+    }
+    Any = Any ? B.CreateOr(Any, All) : All;
+  }
+  return Any ? Any : B.getTrue();
+}
+
+std::optional<ReloadVersions> ReloadVersioner::run() {
+  if (LI.empty())
+    return std::nullopt;
+  SmallVector<Instruction *, 32> Writers;
+  // What the reverse sweep would reload: floating-point values loaded in a
+  // loop, and those stored in one (the value is then read back from where
+  // it was stored).
+  SmallVector<Instruction *, 32> Reads;
+  for (Instruction &I : instructions(F)) {
+    auto *Ld = dyn_cast<LoadInst>(&I);
+    auto *St = dyn_cast<StoreInst>(&I);
+    if ((Ld && Ld->isSimple() && mayBeNeededInReverse(Ld)) ||
+        (St && St->isSimple() && mayBeNeededInReverse(St->getValueOperand())))
+      if (LI.getLoopFor(I.getParent()))
+        Reads.push_back(&I);
+    if (Ld)
+      continue;
+    if (auto *Call = dyn_cast<CallBase>(&I)) {
+      CalleeKind K = classifyCallee(*Call).Kind;
+      if (K == CalleeKind::NoEffect || K == CalleeKind::Math ||
+          K == CalleeKind::FPReduction)
+        continue;
+    }
+    if (I.mayWriteToMemory())
+      Writers.push_back(&I);
+  }
+  if (Reads.empty() || Reads.size() * Writers.size() > MaxPairs)
+    return std::nullopt;
+
+  // Accesses some write may change, and what rules that out for each write.
+  SmallVector<Instruction *, 32> Unchanged;
+  SmallVector<Condition, 64> Checks;
+  SmallVector<unsigned, 32> FirstCheck; // Per kept access, its first check.
+  for (Instruction *Ld : Reads) {
+    MemoryLocation Loc = MemoryLocation::get(Ld);
+    std::optional<Access> LA;
+    SmallVector<Condition, 8> Mine;
+    bool Possible = true, Needed = false;
+    for (Instruction *W : Writers) {
+      if (!mayWrite(AAR, W, Loc))
+        continue;
+      Needed = true;
+      if (!LA)
+        LA = accessOf(Ld);
+      std::optional<Access> WA = accessOf(W);
+      std::optional<SmallVector<Condition, 2>> C;
+      if (LA && WA)
+        C = pairCondition(*LA, *WA);
+      if (!C) {
+        LLVM_DEBUG(dbgs() << "ad-reload: " << *Ld << "\n  may be overwritten by "
+                          << *W << "\n");
+        Possible = false;
+        break;
+      }
+      append_range(Mine, *C);
+    }
+    LLVM_DEBUG(dbgs() << "ad-reload: " << *Ld << " needed " << Needed
+                      << " possible " << Possible << " checks " << Mine.size()
+                      << "\n");
+    if (!Needed || !Possible)
+      continue;
+    Unchanged.push_back(Ld);
+    FirstCheck.push_back(Checks.size());
+    append_range(Checks, Mine);
+  }
+  if (Unchanged.empty())
+    return std::nullopt;
+
+  // Where to check: outside all loops, before every such load, on the way
+  // to the return.
+  BasicBlock *CheckBB = Unchanged.front()->getParent();
+  for (Instruction *Ld : Unchanged)
+    CheckBB = DT.findNearestCommonDominator(CheckBB, Ld->getParent());
+  if (Loop *L = LI.getLoopFor(CheckBB)) {
+    while (L->getParentLoop())
+      L = L->getParentLoop();
+    CheckBB = L->getLoopPreheader();
+  }
+  BasicBlock *ReturnBB = nullptr;
+  for (BasicBlock &BB : F)
+    if (isa<ReturnInst>(BB.getTerminator()))
+      ReturnBB = &BB;
+  // Above the loops' guards too: the whole rest of the function is
+  // versioned, down to its one return.
+  while (CheckBB && ReturnBB && !DT.dominates(CheckBB, ReturnBB))
+    CheckBB = DT.getNode(CheckBB)->getIDom()->getBlock();
+  if (!CheckBB || !ReturnBB || LI.getLoopFor(CheckBB))
+    return std::nullopt;
+
+  // Loads whose checks cannot be evaluated there stay taped.
+  Instruction *At = CheckBB->getTerminator();
+  SCEVExpander Exp(SE, "ad.check");
+  SmallVector<Instruction *, 32> Kept;
+  SmallVector<const Condition *, 64> KeptChecks;
+  FirstCheck.push_back(Checks.size());
+  for (unsigned K = 0; K < Unchanged.size(); ++K) {
+    MutableArrayRef<Condition> Mine(Checks.begin() + FirstCheck[K],
+                                    Checks.begin() + FirstCheck[K + 1]);
+    bool Expandable = true;
+    for (Condition &C : Mine)
+      for (Conjunction &Conj : C)
+        for (Compare &Cmp : Conj) {
+          Cmp.Lhs = atCheck(Cmp.Lhs, Exp, At);
+          Cmp.Rhs = atCheck(Cmp.Rhs, Exp, At);
+          Expandable &= Cmp.Lhs && Cmp.Rhs;
+        }
+    if (!Expandable)
+      continue;
+    Kept.push_back(Unchanged[K]);
+    for (const Condition &C : Mine)
+      KeptChecks.push_back(&C);
+  }
+  LLVM_DEBUG(dbgs() << "ad-reload: " << Unchanged.size() << " candidates, "
+                    << Kept.size() << " expandable at " << CheckBB->getName() << "\n");
+  if (Kept.empty())
+    return std::nullopt;
+  LLVM_DEBUG(dbgs() << "ad-reload: " << F.getName() << ": " << Kept.size()
+                    << " loads reloaded after " << KeptChecks.size()
+                    << " run-time checks\n");
+
+  // Identical checks (one write against several loads of one array) are
+  // expanded once.
+  std::set<std::vector<std::tuple<unsigned, const SCEV *, const SCEV *>>> Seen;
+  Value *OK = nullptr;
+  IRBuilder<> B(At);
+  for (const Condition *C : KeptChecks) {
+    std::vector<std::tuple<unsigned, const SCEV *, const SCEV *>> Key;
+    for (const Conjunction &Conj : *C) {
+      for (const Compare &Cmp : Conj)
+        Key.emplace_back(unsigned(Cmp.Pred), Cmp.Lhs, Cmp.Rhs);
+      Key.emplace_back(~0u, nullptr, nullptr);
+    }
+    if (!Seen.insert(std::move(Key)).second)
+      continue;
+    Value *V = expand(*C, Exp, At);
+    OK = OK ? B.CreateAnd(OK, V) : V;
+  }
+  Exp.clear();
+  // Arithmetic flags ScalarEvolution proved for the loops' own runs may not
+  // hold out here, where the loops may not run: no branching on poison.
+  OK = OK ? B.CreateFreeze(OK, "ad.nooverwrite") : B.getTrue();
+  ReloadVersions Result;
+  Result.Accesses = Kept.size();
+  Result.Checks = Seen.size();
+  if (!version(CheckBB, OK, Kept, Result.CheckedCopy))
+    return std::nullopt;
+  return Result;
+}
+
+bool ReloadVersioner::version(BasicBlock *CheckBB, Value *OK,
+                              ArrayRef<Instruction *> Unchanged,
+                              DenseSet<const BasicBlock *> &Copy) {
+  BasicBlock *Rest = SplitBlock(CheckBB, CheckBB->getTerminator());
+  DominatorTree Dom(F);
+  SmallVector<BasicBlock *, 64> Region;
+  for (BasicBlock &BB : F)
+    if (Dom.dominates(Rest, &BB))
+      Region.push_back(&BB);
+  SmallPtrSet<BasicBlock *, 32> InRegion(Region.begin(), Region.end());
+  // The rest of the function: everything it reaches it dominates, down to
+  // the return (else F is left with the checks unused; the caller drops it).
+  ReturnInst *Ret = nullptr;
+  bool Closed = true;
+  for (BasicBlock *BB : Region) {
+    if (auto *R = dyn_cast<ReturnInst>(BB->getTerminator()))
+      Ret = R;
+    for (BasicBlock *Succ : successors(BB))
+      Closed &= InRegion.contains(Succ);
+  }
+  if (!Ret || !Closed)
+    return false;
+
+  ValueToValueMapTy VMap;
+  SmallVector<BasicBlock *, 64> Copies;
+  for (BasicBlock *BB : Region) {
+    BasicBlock *C = CloneBasicBlock(BB, VMap, ".kept", &F);
+    VMap[BB] = C;
+    Copies.push_back(C);
+    Copy.insert(C);
+  }
+  remapInstructionsInBlocks(Copies, VMap);
+  for (Instruction *I : Unchanged)
+    cast<Instruction>(VMap[I])->setMetadata(UnchangedKind,
+                                            MDNode::get(F.getContext(), {}));
+
+  CheckBB->getTerminator()->eraseFromParent();
+  BranchInst::Create(cast<BasicBlock>(VMap[Rest]), Rest, OK, CheckBB);
+
+  // One return block, as the reverse builder wants.
+  auto *RetCopy = cast<ReturnInst>(VMap[Ret]);
+  BasicBlock *Join = BasicBlock::Create(F.getContext(), "ad.return", &F);
+  IRBuilder<> B(Join);
+  ReturnInst *NewRet;
+  if (Value *V = Ret->getReturnValue()) {
+    PHINode *Phi = B.CreatePHI(V->getType(), 2);
+    Phi->addIncoming(V, Ret->getParent());
+    Phi->addIncoming(RetCopy->getReturnValue(), RetCopy->getParent());
+    NewRet = B.CreateRet(Phi);
+  } else {
+    NewRet = B.CreateRetVoid();
+  }
+  NewRet->setDebugLoc(Ret->getDebugLoc());
+  for (ReturnInst *R : {Ret, RetCopy}) {
+    BranchInst::Create(Join, R->getParent())->setDebugLoc(R->getDebugLoc());
+    R->eraseFromParent();
+  }
+  return true;
+}
+
+} // namespace
+
+std::optional<ReloadVersions>
+versionForReloads(Function &F, FunctionAnalysisManager &FAM) {
+  std::optional<ReloadVersions> Result = ReloadVersioner(F, FAM).run();
+  if (Result)
+    FAM.invalidate(F, PreservedAnalyses::none());
+  return Result;
+}
+
+} // namespace ad

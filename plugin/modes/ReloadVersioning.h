@@ -1,0 +1,70 @@
+//===- ReloadVersioning.h - Reload loads that later writes provably miss --===//
+//
+// A gradient reads a loaded value again in its reverse sweep. If nothing the
+// function writes after the load can change the location, the reverse sweep
+// reloads it; otherwise it is taped, once per execution of the load. Alias
+// analysis cannot tell slices of one buffer apart when their offsets are
+// computed at run time: a GPT-2 forward whose layers each read their input
+// from one activation buffer and write their output further on tapes every
+// input element once per multiply-add, though no layer ever overwrites what
+// an earlier one wrote.
+//
+// ScalarEvolution can: each access's address over a loop nest is an affine
+// function of the induction variables, so the interval it touches is known
+// when the nest starts. For a load in a loop and each write that may follow
+// it, one of two conditions excludes an overwrite:
+//
+//  A. the intervals the load and the write touch over the whole run are
+//     disjoint;
+//  B. both sit in one outermost loop, advance by the same stride s per
+//     iteration of it, and the write's interval in any later iteration lies
+//     beyond the load's interval in this one (and, if the write can follow
+//     the load within an iteration, the two are disjoint in the same
+//     iteration) — a layer's output slice never reaches back to its input.
+//
+// What ScalarEvolution proves at compile time costs nothing; the rest is
+// checked at run time. The gradient's canonical primal is versioned: where
+// the checks can first be evaluated (outside all loops, dominating every
+// such load and the return), the function branches to a copy of the rest in
+// which these loads carry !ad.unchanged metadata — the reverse builder
+// reloads them — or to the original, which tapes them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AD_MODES_RELOADVERSIONING_H
+#define AD_MODES_RELOADVERSIONING_H
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/IR/PassManager.h"
+#include <optional>
+
+namespace llvm {
+class BasicBlock;
+class Function;
+class Instruction;
+} // namespace llvm
+
+namespace ad {
+
+/// What versioning did to a function.
+struct ReloadVersions {
+  /// Loads and stores whose values the checked copy reads back.
+  unsigned Accesses = 0;
+  /// Run-time comparisons (after dropping duplicates).
+  unsigned Checks = 0;
+  /// The blocks of the checked copy.
+  llvm::DenseSet<const llvm::BasicBlock *> CheckedCopy;
+};
+
+/// Versions \p F (a canonical primal, to be differentiated as a gradient) as
+/// described above; nullopt if there was nothing to gain (F is then left in
+/// an unspecified state, for the caller to drop).
+std::optional<ReloadVersions>
+versionForReloads(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
+
+/// \p I (a load or store) sits where a run-time check has shown that
+/// nothing its function writes after it changes the location it accessed.
+bool isUnchangedAfterAccess(const llvm::Instruction &I);
+
+} // namespace ad
+
+#endif

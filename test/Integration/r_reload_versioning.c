@@ -1,0 +1,146 @@
+// Works (keep it working): layers that read and write slices of one buffer
+// at offsets computed at run time (modes/ReloadVersioning.cpp). Alias
+// analysis cannot tell the slices apart, so without help the gradient tapes
+// every input element once per multiply-add. It checks at run time that no
+// layer's output reaches back to an earlier layer's input, and then reads
+// the inputs back from the buffer; when the slices do overlap it runs the
+// copy that tapes them. A softmax normalized in place (p[i] /= s) is read
+// back from where it was stored. Each gradient is checked against central
+// differences, with the layers laid out apart (the checks pass) and
+// overlapping (they fail), at -O0 and -O2 under valgrind.
+// RUN: %clang_ad -O0 %s -o %t.O0 -lm && %run %t.O0
+// RUN: %clang_ad -O2 %s -o %t.O2 -lm && %run %t.O2
+// RUN: %clang_ad -O2 -Rpass=ad -c %s -o /dev/null 2>&1 | FileCheck %s
+// CHECK-DAG: remark: gradient of 'layers' checks at run time ({{[0-9]+}} conditions) that no later write changes {{[0-9]+}} loaded or stored values
+// The multiply-add loop (line 38) tapes w and x where the checks fail,
+// nothing where they pass (only s, per output); the in-place division
+// (line 58) likewise.
+// CHECK-DAG: remark: gradient of 'layers' caches 0 bytes per call, 8 bytes per iteration of the loop at line 38, 4 bytes per iteration of the loop at line 36, 4 bytes per iteration of the loop at line 44 (where its run-time checks pass: 0 bytes per call, 4 bytes per iteration of the loop at line 36);
+// CHECK-DAG: remark: gradient of 'softmax_sum' checks at run time
+// CHECK-DAG: remark: gradient of 'softmax_sum' caches {{.*}}4 bytes per iteration of the loop at line 58{{.*}} (where its run-time checks pass: 0 bytes per call, 4 bytes per iteration of the loop at line 52);
+#include <ad.h>
+#include "ad_test.h"
+
+#define N 6
+#define L 3
+#define ACTS ((L + 1) * (N + 3) + N) /* room for the widest stride */
+
+/* L layers y = s + s^2 / 4, s = W x, in one buffer: layer l reads
+ * acts[l * stride ..) and writes acts[(l + 1) * stride ..). With stride >= N
+ * the slices are apart; with a smaller one a layer overwrites the tail of
+ * its own input as it goes. */
+float layers(float *acts, const float *w, int n, int nl, int stride) {
+  for (int l = 0; l < nl; l++) {
+    const float *x = acts + l * stride;
+    float *y = acts + (l + 1) * stride;
+    for (int o = 0; o < n; o++) {
+      float s = 0.0f;
+      for (int i = 0; i < n; i++)
+        s += w[l * n * n + o * n + i] * x[i];
+      y[o] = s + 0.25f * s * s;
+    }
+  }
+  float r = 0.0f;
+  for (int i = 0; i < n; i++)
+    r += acts[nl * stride + i] * acts[nl * stride + i];
+  return r;
+}
+
+/* Rows of a softmax normalized in place, and a weighted sum of them. */
+float softmax_sum(float *p, const float *z, const float *c, int rows, int n) {
+  float r = 0.0f;
+  for (int k = 0; k < rows; k++) {
+    float sum = 0.0f;
+    for (int i = 0; i < n; i++) {
+      p[k * n + i] = expf(z[k * n + i]);
+      sum += p[k * n + i];
+    }
+    for (int i = 0; i < n; i++)
+      p[k * n + i] /= sum;
+    for (int i = 0; i < n; i++)
+      r += c[i] * p[k * n + i] * p[k * n + i];
+  }
+  return r;
+}
+
+void __ad_autodiff_void(void *, ...);
+
+static float W[L * N * N], X[N], Z[2 * N], C[N];
+
+static double layers_at(const float *w, const float *x0, int stride) {
+  float acts[ACTS];
+  for (int i = 0; i < ACTS; i++)
+    acts[i] = 0;
+  for (int i = 0; i < N; i++)
+    acts[i] = x0[i];
+  return layers(acts, w, N, L, stride);
+}
+
+static void check_layers(int stride) {
+  float acts[ACTS], dacts[ACTS], dw[L * N * N];
+  for (int i = 0; i < ACTS; i++)
+    acts[i] = dacts[i] = 0;
+  for (int i = 0; i < N; i++)
+    acts[i] = X[i];
+  for (int i = 0; i < L * N * N; i++)
+    dw[i] = 0;
+  __ad_autodiff_void((void *)layers, acts, dacts, W, dw, N, L, stride);
+  float w[L * N * N], x[N];
+  for (int k = 0; k < L * N * N + N; k++) {
+    for (int i = 0; i < L * N * N; i++)
+      w[i] = W[i];
+    for (int i = 0; i < N; i++)
+      x[i] = X[i];
+    float *v = k < L * N * N ? &w[k] : &x[k - L * N * N];
+    float saved = *v, h = 1e-2f;
+    *v = saved + h;
+    double up = layers_at(w, x, stride);
+    *v = saved - h;
+    double down = layers_at(w, x, stride);
+    double fd = (up - down) / (2 * h);
+    double ad = k < L * N * N ? dw[k] : dacts[k - L * N * N];
+    if (!ad_test_close(ad, fd, 2e-2, 2e-3))
+      fprintf(stderr, "layers stride %d: d/d[%d] ad %g fd %g\n", stride, k,
+              ad, fd);
+    CHECK_CLOSE(ad, fd, 2e-2);
+  }
+}
+
+static double softmax_at(const float *z) {
+  float p[2 * N];
+  return softmax_sum(p, z, C, 2, N);
+}
+
+static void check_softmax(void) {
+  float p[2 * N], dp[2 * N], z[2 * N], dz[2 * N];
+  for (int i = 0; i < 2 * N; i++) {
+    z[i] = Z[i];
+    dp[i] = dz[i] = 0;
+  }
+  __ad_autodiff_void((void *)softmax_sum, p, dp, z, dz, __ad_const, C, 2, N);
+  for (int k = 0; k < 2 * N; k++) {
+    float saved = z[k], h = 1e-2f;
+    z[k] = saved + h;
+    double up = softmax_at(z);
+    z[k] = saved - h;
+    double down = softmax_at(z);
+    z[k] = saved;
+    CHECK_CLOSE(dz[k], (up - down) / (2 * h), 2e-2);
+  }
+}
+
+int main(void) {
+  for (int i = 0; i < L * N * N; i++)
+    W[i] = (float)ad_test_uniform(-0.5, 0.5);
+  for (int i = 0; i < N; i++) {
+    X[i] = (float)ad_test_uniform(-1, 1);
+    C[i] = (float)ad_test_uniform(0.5, 1.5);
+  }
+  for (int i = 0; i < 2 * N; i++)
+    Z[i] = (float)ad_test_uniform(-2, 2);
+  check_layers(N);     /* apart: the reloading copy */
+  check_layers(N + 3); /* apart, with gaps */
+  check_layers(N / 2); /* overlapping: the taping copy */
+  check_softmax();
+  return ad_test_finish();
+}
