@@ -153,6 +153,7 @@ void BM_layernorm_handwritten(benchmark::State &state) {
     layernorm_backward(d.dinp.data(), d.dweight.data(), d.dbias.data(), dout,
                        d.inp.data(), d.weight.data(), mean, rstd, B, T, cfg.C);
     benchmark::DoNotOptimize(out);
+    benchmark::DoNotOptimize(dmean), benchmark::DoNotOptimize(drstd);
     std::free(out), std::free(mean), std::free(rstd), std::free(dout);
     std::free(dmean), std::free(drstd);
   });
@@ -333,7 +334,7 @@ void BM_crossentropy_handwritten(benchmark::State &state) {
                          cfg.V, cfg.Vp);
     crossentropy_backward(d.dlogits.data(), dlosses, probs, d.targets.data(), B,
                           T, cfg.V, cfg.Vp);
-    benchmark::DoNotOptimize(losses);
+    benchmark::DoNotOptimize(losses), benchmark::DoNotOptimize(dprobs);
     std::free(losses), std::free(probs), std::free(dlosses), std::free(dprobs);
   });
 }

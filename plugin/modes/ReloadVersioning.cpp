@@ -17,6 +17,7 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 #include <map>
+#include <numeric>
 #include <set>
 
 #define DEBUG_TYPE "ad-reload"
@@ -375,6 +376,13 @@ private:
   void addWholeRunDisjoint(const Access &Ld, const Access &W, Condition &C);
   /// A comparison that, when it holds, keeps \p W from running at all.
   std::optional<Compare> neverRuns(const Access &W);
+  /// Criterion C: both at Base + X(common iteration) + something from the
+  /// loops inside, X the same affine function for both, and X's strides
+  /// far enough apart (a mixed radix) that no two common iterations'
+  /// windows meet: attention's att[b][h][t][t2] written and read in loops
+  /// b, t, h, whose rows interleave so that B's per-loop intervals meet.
+  void addDistinctIterations(const Access &Ld, const Access &W,
+                             ArrayRef<const Loop *> Common, Condition &C);
   /// Criterion B at the level of common loop \p Lc, whose outermost common
   /// loop is \p Outermost (and, if \p SameIterationToo, within one
   /// iteration of \p Lc, the write following the load).
@@ -629,6 +637,87 @@ ReloadVersioner::laterIterations(const Access &Ld, const Access &W,
   return Both;
 }
 
+void ReloadVersioner::addDistinctIterations(const Access &Ld, const Access &W,
+                                            ArrayRef<const Loop *> Common,
+                                            Condition &C) {
+  if (Ld.Base != W.Base || Common.size() > 4)
+    return;
+  const Loop *Top = Common.front(), *Inner = Common.back();
+  // X: the offset in the first iteration of every loop inside the common
+  // ones; the rest varies inside, within [Lo, End) over the whole run.
+  struct Split {
+    const SCEV *X, *Lo, *End;
+  };
+  auto SplitOf = [&](const Access &A) -> std::optional<Split> {
+    struct AtInnerStart : SCEVRewriteVisitor<AtInnerStart> {
+      const Loop *Inner;
+      AtInnerStart(ScalarEvolution &SE, const Loop *Inner)
+          : SCEVRewriteVisitor(SE), Inner(Inner) {}
+      const SCEV *visitAddRecExpr(const SCEVAddRecExpr *AR) {
+        if (AR->getLoop() != Inner && Inner->contains(AR->getLoop()))
+          return visit(AR->getStart());
+        return SCEVRewriteVisitor::visitAddRecExpr(AR);
+      }
+    };
+    const SCEV *X = AtInnerStart(SE, Inner).visit(A.Offset);
+    auto R = Intervals.over(SE.getMinusSCEV(A.Offset, X), Top);
+    auto Size = Intervals.over(A.Size, Top);
+    if (!R || !Size || !R->Assume.empty() || !Size->Assume.empty())
+      return std::nullopt;
+    return Split{X, R->Lo, SE.getAddExpr(R->Hi, Size->Hi)};
+  };
+  auto SL = SplitOf(Ld), SW = SplitOf(W);
+  if (!SL || !SW || SL->X != SW->X)
+    return;
+  // X = X0 + sum over the common loops of stride * induction variable.
+  struct Digit {
+    const SCEV *Stride, *Count;
+  };
+  SmallVector<Digit, 4> Digits;
+  const SCEV *X = SL->X;
+  for (const Loop *L : reverse(Common)) {
+    auto *AR = dyn_cast<SCEVAddRecExpr>(X);
+    if (!AR || AR->getLoop() != L || !AR->isAffine())
+      return;
+    const SCEV *Stride = AR->getStepRecurrence(SE);
+    const SCEV *Taken = SE.getBackedgeTakenCount(L);
+    if (isa<SCEVCouldNotCompute>(Taken))
+      Taken = SE.getSymbolicMaxBackedgeTakenCount(L);
+    auto Counts =
+        isa<SCEVCouldNotCompute>(Taken) ? std::nullopt : Intervals.over(Taken, Top);
+    if (!SE.isLoopInvariant(Stride, Top) || !Counts || !Counts->Assume.empty())
+      return;
+    const SCEV *Count = SE.getAddExpr(
+        SE.getTruncateOrZeroExtend(Counts->Hi, Stride->getType()),
+        SE.getOne(Stride->getType()));
+    Digits.push_back({Stride, Count});
+    X = AR->getStart();
+  }
+  if (!SE.isLoopInvariant(X, Top))
+    return;
+  // Each common iteration's window spans at most Span bytes; with the
+  // strides sorted s1 <= s2 <= ..., s1 >= Span and s(k+1) >= s(k) * N(k)
+  // keep any two iterations at least s1 apart. The order is not known
+  // statically: every order is an alternative.
+  const SCEV *Span = SE.getMinusSCEV(SE.getSMaxExpr(SL->End, SW->End),
+                                     SE.getSMinExpr(SL->Lo, SW->Lo));
+  SmallVector<unsigned, 4> Order(Digits.size());
+  std::iota(Order.begin(), Order.end(), 0);
+  Conjunction Assume = Ld.Assume;
+  append_range(Assume, W.Assume);
+  do {
+    Conjunction Conj = Assume;
+    for (const Digit &D : Digits)
+      Conj.push_back({CmpInst::ICMP_SGT, D.Stride, SE.getZero(D.Stride->getType())});
+    Conj.push_back({CmpInst::ICMP_SGE, Digits[Order[0]].Stride, Span});
+    for (unsigned K = 0; K + 1 < Order.size(); ++K)
+      Conj.push_back({CmpInst::ICMP_SGE, Digits[Order[K + 1]].Stride,
+                      SE.getMulExpr(Digits[Order[K]].Stride,
+                                    Digits[Order[K]].Count)});
+    C.push_back(std::move(Conj));
+  } while (std::next_permutation(Order.begin(), Order.end()));
+}
+
 std::optional<Compare> ReloadVersioner::neverRuns(const Access &W) {
   // A memset or memcpy behind a guard that does not change in the loops
   // (the tail of a row zeroed only if V < Vp) has a length that is
@@ -674,6 +763,8 @@ ReloadVersioner::pairCondition(const Access &Ld, const Access &W) {
   // (B1 and B2 ...) = (A or B1) and (A or B2) ...
   Condition Whole;
   addWholeRunDisjoint(Ld, W, Whole);
+  if (!Common.empty() && !writeMayFollow(Ld, W, Common.back()))
+    addDistinctIterations(Ld, W, Common, Whole);
   SmallVector<Condition, 2> All;
   std::optional<Compare> Skipped = neverRuns(W);
   auto Add = [&](Condition C) {

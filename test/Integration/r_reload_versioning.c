@@ -12,12 +12,15 @@
 // RUN: %clang_ad -O2 %s -o %t.O2 -lm && %run %t.O2
 // RUN: %clang_ad -O2 -Rpass=ad -c %s -o /dev/null 2>&1 | FileCheck %s
 // CHECK-DAG: remark: gradient of 'layers' checks at run time ({{[0-9]+}} conditions) that no later write changes {{[0-9]+}} loaded or stored values
-// The multiply-add loop (line 38) tapes w and x where the checks fail,
+// The multiply-add loop tapes w and x where the checks fail,
 // nothing where they pass (only s, per output); the in-place division
-// (line 58) likewise.
-// CHECK-DAG: remark: gradient of 'layers' caches 0 bytes per call, 8 bytes per iteration of the loop at line 38, 4 bytes per iteration of the loop at line 36, 4 bytes per iteration of the loop at line 44 (where its run-time checks pass: 0 bytes per call, 4 bytes per iteration of the loop at line 36);
+// likewise.
+// CHECK-DAG: remark: gradient of 'layers' caches 0 bytes per call, 8 bytes per iteration of the loop at line {{[0-9]+}}, 4 bytes per iteration of the loop at line {{[0-9]+}}, 4 bytes per iteration of the loop at line {{[0-9]+}} (where its run-time checks pass: 0 bytes per call, 4 bytes per iteration of the loop at line {{[0-9]+}});
 // CHECK-DAG: remark: gradient of 'softmax_sum' checks at run time
-// CHECK-DAG: remark: gradient of 'softmax_sum' caches {{.*}}4 bytes per iteration of the loop at line 58{{.*}} (where its run-time checks pass: 0 bytes per call, 4 bytes per iteration of the loop at line 52);
+// CHECK-DAG: remark: gradient of 'softmax_sum' caches {{.*}}4 bytes per iteration of the loop at line {{[0-9]+}}{{.*}} (where its run-time checks pass: 0 bytes per call, 4 bytes per iteration of the loop at line {{[0-9]+}});
+// Rows read back in an order that interleaves them: nothing
+// cached where the checks pass.
+// CHECK-DAG: remark: gradient of 'interleaved' caches 0 bytes per call, 4 bytes per iteration of the loop at line {{[0-9]+}} (where its run-time checks pass: 0 bytes per call);
 #include <ad.h>
 #include "ad_test.h"
 
@@ -60,6 +63,23 @@ float softmax_sum(float *p, const float *z, const float *c, int rows, int n) {
     for (int i = 0; i < n; i++)
       r += c[i] * p[k * n + i] * p[k * n + i];
   }
+  return r;
+}
+
+/* Rows written, then read back, in loop order t, h while the layout is
+ * [h][t] (attention's preatt and att): a later (t, h) writes rows that
+ * interleave with this one's, which per-loop intervals cannot separate; a
+ * mixed-radix check of the strides can. */
+float interleaved(float *a, const float *x, int nh, int nt, int k) {
+  float r = 0.0f;
+  for (int t = 0; t < nt; t++)
+    for (int h = 0; h < nh; h++) {
+      float *row = a + (h * nt + t) * k;
+      for (int i = 0; i < k; i++)
+        row[i] = x[t * k + i] * (float)(h + 1);
+      for (int i = 0; i < k; i++)
+        r += row[i] * row[i];
+    }
   return r;
 }
 
@@ -129,6 +149,31 @@ static void check_softmax(void) {
   }
 }
 
+static double interleaved_at(const float *x) {
+  float a[3 * 4 * 5];
+  return interleaved(a, x, 3, 4, 5);
+}
+
+static void check_interleaved(void) {
+  float a[3 * 4 * 5], da[3 * 4 * 5], x[4 * 5], dx[4 * 5];
+  for (int i = 0; i < 3 * 4 * 5; i++)
+    da[i] = 0;
+  for (int i = 0; i < 4 * 5; i++) {
+    x[i] = (float)ad_test_uniform(-1, 1);
+    dx[i] = 0;
+  }
+  __ad_autodiff_void((void *)interleaved, a, da, x, dx, 3, 4, 5);
+  for (int k = 0; k < 4 * 5; k++) {
+    float saved = x[k], h = 1e-2f;
+    x[k] = saved + h;
+    double up = interleaved_at(x);
+    x[k] = saved - h;
+    double down = interleaved_at(x);
+    x[k] = saved;
+    CHECK_CLOSE(dx[k], (up - down) / (2 * h), 2e-2);
+  }
+}
+
 int main(void) {
   for (int i = 0; i < L * N * N; i++)
     W[i] = (float)ad_test_uniform(-0.5, 0.5);
@@ -142,5 +187,6 @@ int main(void) {
   check_layers(N + 3); /* apart, with gaps */
   check_layers(N / 2); /* overlapping: the taping copy */
   check_softmax();
+  check_interleaved();
   return ad_test_finish();
 }
