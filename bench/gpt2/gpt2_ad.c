@@ -7,6 +7,14 @@
  * definition of each layer stays in the plainly compiled gpt2_layers.o and
  * gpt2_model.o that the handwritten path calls. Both copies come from the
  * same source text, so both paths differentiate the same forward functions.
+ *
+ * The copies are always inlined: gpt2_forward's gradient then sees every
+ * layer's loops, and checks at run time that no layer writes over what an
+ * earlier one wrote into the activation buffer (docs/DESIGN.md, "Loads
+ * repeated after run-time checks"), so that it reads activations back
+ * instead of taping them. A call would hide which part of the buffer the
+ * layer writes. Each layer's own gradient below differentiates the layer
+ * itself, as before.
  */
 #define GPT2_API static inline __attribute__((always_inline, unused))
 #include "gpt2_layers.c"
