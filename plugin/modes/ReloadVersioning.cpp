@@ -1,5 +1,6 @@
 //===- ReloadVersioning.cpp - Reload loads that later writes provably miss ===//
 #include "modes/ReloadVersioning.h"
+#include "modes/AccessIntervals.h"
 #include "modes/ReverseBuilder.h"
 #include "rules/KnownFunctions.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -21,9 +22,6 @@
 #include <set>
 
 #define DEBUG_TYPE "ad-reload"
-#include <cstdlib>
-#undef LLVM_DEBUG
-#define LLVM_DEBUG(X) do { if (getenv("AD_DEBUG_RELOAD")) { X; } } while (0)
 
 using namespace llvm;
 
@@ -42,218 +40,6 @@ namespace {
 /// many is left to the tape rather than made slow to compile.
 constexpr unsigned MaxPairs = 20000;
 
-/// Signed comparison Lhs Pred Rhs of two expressions of one type.
-struct Compare {
-  CmpInst::Predicate Pred;
-  const SCEV *Lhs, *Rhs;
-};
-/// A conjunction of comparisons; a condition is a disjunction of these.
-using Conjunction = SmallVector<Compare, 3>;
-using Condition = SmallVector<Conjunction, 4>;
-
-/// An inclusive interval of values, valid where the comparisons in Assume
-/// hold (that narrow arithmetic did not wrap).
-struct Interval {
-  const SCEV *Lo, *Hi;
-  Conjunction Assume;
-};
-
-/// What wrapping an expression must be free of for its interval to be the
-/// interval of its values: inside a sign extension, signed; inside a zero
-/// extension, unsigned. Byte offsets in the index type wrap nowhere.
-enum class NoWrap { Needless, Signed, Unsigned };
-
-/// The intervals expressions take while some loops run.
-class IntervalFinder {
-public:
-  explicit IntervalFinder(ScalarEvolution &SE) : SE(SE) {}
-
-  /// The values \p S takes while \p Outermost and the loops inside it run
-  /// (their induction variables eliminated, those of loops around it kept
-  /// symbolic); nullopt when that is beyond what this handles.
-  std::optional<Interval> over(const SCEV *S, const Loop *Outermost,
-                               NoWrap Need = NoWrap::Needless) {
-    if (!Outermost || SE.isLoopInvariant(S, Outermost))
-      return Interval{S, S, {}};
-    auto Key = std::make_tuple(S, Outermost, unsigned(Need));
-    auto It = Memo.find(Key);
-    if (It != Memo.end())
-      return It->second;
-    Memo[Key] = std::nullopt; // A question that leads back to itself fails.
-    std::optional<Interval> R = compute(S, Outermost, Need);
-    Memo[Key] = R;
-    return R;
-  }
-
-private:
-  bool wrapFree(const SCEV *S, NoWrap Need) {
-    auto *N = dyn_cast<SCEVNAryExpr>(S);
-    if (Need == NoWrap::Signed)
-      return N && N->hasNoSignedWrap();
-    if (Need == NoWrap::Unsigned)
-      return N && N->hasNoUnsignedWrap();
-    return true;
-  }
-
-  std::optional<Interval> compute(const SCEV *S, const Loop *Outermost,
-                                  NoWrap Need) {
-    if (auto *AR = dyn_cast<SCEVAddRecExpr>(S))
-      return addRec(AR, Outermost, Need);
-    if (auto *Add = dyn_cast<SCEVAddExpr>(S)) {
-      if (!wrapFree(Add, Need))
-        return std::nullopt;
-      Interval Sum{SE.getZero(S->getType()), SE.getZero(S->getType()), {}};
-      for (const SCEV *Op : Add->operands()) {
-        auto R = over(Op, Outermost, Need);
-        if (!R)
-          return std::nullopt;
-        Sum.Lo = SE.getAddExpr(Sum.Lo, R->Lo);
-        Sum.Hi = SE.getAddExpr(Sum.Hi, R->Hi);
-        append_range(Sum.Assume, R->Assume);
-      }
-      return Sum;
-    }
-    if (auto *Mul = dyn_cast<SCEVMulExpr>(S))
-      return product(Mul, Outermost, Need);
-    if (auto *Ext = dyn_cast<SCEVIntegralCastExpr>(S)) {
-      bool Signed = isa<SCEVSignExtendExpr>(S);
-      if (!Signed && !isa<SCEVZeroExtendExpr>(S))
-        return std::nullopt;
-      Type *T = S->getType();
-      const SCEV *Op = Ext->getOperand();
-      if (auto R = over(Op, Outermost,
-                        Signed ? NoWrap::Signed : NoWrap::Unsigned)) {
-        auto Extend = [&](const SCEV *X) {
-          return Signed ? SE.getSignExtendExpr(X, T)
-                        : SE.getZeroExtendExpr(X, T);
-        };
-        return Interval{Extend(R->Lo), Extend(R->Hi), R->Assume};
-      }
-      return extendedExactly(Op, T, Signed, Outermost);
-    }
-    // A value computed inside the loops (a loaded index): unknown.
-    return std::nullopt;
-  }
-
-  /// Narrow arithmetic that ScalarEvolution cannot show free of wrapping
-  /// (`b * T * V + t * V` in int, whose no-wrap flags it drops): computed
-  /// exactly in the wide type \p T, it equals the narrow value wherever the
-  /// exact result fits the narrow type, which the interval then assumes.
-  std::optional<Interval> extendedExactly(const SCEV *Op, Type *T, bool Signed,
-                                          const Loop *Outermost) {
-    if (!isa<SCEVAddRecExpr>(Op) && !isa<SCEVAddExpr>(Op) &&
-        !isa<SCEVMulExpr>(Op))
-      return std::nullopt;
-    const SCEV *Exact = exactly(Op, T);
-    if (!Exact)
-      return std::nullopt;
-    auto R = over(Exact, Outermost);
-    if (!R)
-      return std::nullopt;
-    unsigned Bits = Op->getType()->getIntegerBitWidth();
-    if (Bits >= T->getIntegerBitWidth())
-      return std::nullopt;
-    APInt Min = Signed ? APInt::getSignedMinValue(Bits).sext(
-                             T->getIntegerBitWidth())
-                       : APInt::getZero(T->getIntegerBitWidth());
-    APInt Max = Signed ? APInt::getSignedMaxValue(Bits).sext(
-                             T->getIntegerBitWidth())
-                       : APInt::getMaxValue(Bits).zext(T->getIntegerBitWidth());
-    R->Assume.push_back({CmpInst::ICMP_SGE, R->Lo, SE.getConstant(Min)});
-    R->Assume.push_back({CmpInst::ICMP_SLE, R->Hi, SE.getConstant(Max)});
-    return R;
-  }
-
-public:
-  /// \p S with every operation done in the wider type \p T (no wrapping);
-  /// nullptr for what is not a sum, product or affine recurrence of values
-  /// taken as they are.
-  const SCEV *exactly(const SCEV *S, Type *T) {
-    if (isa<SCEVConstant>(S) || isa<SCEVUnknown>(S) ||
-        isa<SCEVSignExtendExpr>(S) || isa<SCEVZeroExtendExpr>(S))
-      return SE.getSignExtendExpr(S, T);
-    if (auto *AR = dyn_cast<SCEVAddRecExpr>(S)) {
-      const SCEV *Start = exactly(AR->getStart(), T);
-      const SCEV *Step = exactly(AR->getStepRecurrence(SE), T);
-      if (!AR->isAffine() || !Start || !Step)
-        return nullptr;
-      return SE.getAddRecExpr(Start, Step, AR->getLoop(), SCEV::FlagAnyWrap);
-    }
-    if (isa<SCEVAddExpr>(S) || isa<SCEVMulExpr>(S)) {
-      SmallVector<const SCEV *, 4> Ops;
-      for (const SCEV *Op : cast<SCEVNAryExpr>(S)->operands()) {
-        Ops.push_back(exactly(Op, T));
-        if (!Ops.back())
-          return nullptr;
-      }
-      return isa<SCEVAddExpr>(S) ? SE.getAddExpr(Ops) : SE.getMulExpr(Ops);
-    }
-    return nullptr;
-  }
-
-private:
-  /// {Start,+,Step}<L>, L inside Outermost: from Start to Start + Step *
-  /// (L's largest backedge-taken count over the loops around it).
-  std::optional<Interval> addRec(const SCEVAddRecExpr *AR,
-                                 const Loop *Outermost, NoWrap Need) {
-    const SCEV *Step = AR->getStepRecurrence(SE);
-    if (!AR->isAffine() || !Outermost->contains(AR->getLoop()) ||
-        !wrapFree(AR, Need) || !SE.isLoopInvariant(Step, Outermost))
-      return std::nullopt;
-    const SCEV *Taken = SE.getBackedgeTakenCount(AR->getLoop());
-    if (isa<SCEVCouldNotCompute>(Taken))
-      Taken = SE.getSymbolicMaxBackedgeTakenCount(AR->getLoop());
-    if (isa<SCEVCouldNotCompute>(Taken))
-      return std::nullopt;
-    auto Start = over(AR->getStart(), Outermost, Need);
-    auto Counts = over(Taken, Outermost);
-    if (!Start || !Counts)
-      return std::nullopt;
-    Conjunction Assume = Start->Assume;
-    append_range(Assume, Counts->Assume);
-    const SCEV *Span = SE.getMulExpr(
-        Step, SE.getTruncateOrZeroExtend(Counts->Hi, Step->getType()));
-    if (Need == NoWrap::Unsigned) // Never wrapping unsigned: it only grows.
-      return Interval{Start->Lo, SE.getAddExpr(Start->Hi, Span), Assume};
-    const SCEV *Zero = SE.getZero(Span->getType());
-    return Interval{SE.getAddExpr(Start->Lo, SE.getSMinExpr(Zero, Span)),
-                    SE.getAddExpr(Start->Hi, SE.getSMaxExpr(Zero, Span)),
-                    Assume};
-  }
-
-  /// A product with at most one factor that varies in the loops.
-  std::optional<Interval> product(const SCEVMulExpr *Mul,
-                                  const Loop *Outermost, NoWrap Need) {
-    if (!wrapFree(Mul, Need))
-      return std::nullopt;
-    const SCEV *Factor = SE.getOne(Mul->getType()), *Varying = nullptr;
-    for (const SCEV *Op : Mul->operands()) {
-      if (SE.isLoopInvariant(Op, Outermost))
-        Factor = SE.getMulExpr(Factor, Op);
-      else if (Varying)
-        return std::nullopt;
-      else
-        Varying = Op;
-    }
-    auto R = over(Varying, Outermost, Need);
-    if (!R)
-      return std::nullopt;
-    const SCEV *A = SE.getMulExpr(Factor, R->Lo);
-    const SCEV *B = SE.getMulExpr(Factor, R->Hi);
-    if (Need == NoWrap::Unsigned)
-      return Interval{A, B, R->Assume};
-    if (auto *C = dyn_cast<SCEVConstant>(Factor))
-      return C->getAPInt().isNegative() ? Interval{B, A, R->Assume}
-                                        : Interval{A, B, R->Assume};
-    return Interval{SE.getSMinExpr(A, B), SE.getSMaxExpr(A, B), R->Assume};
-  }
-
-  ScalarEvolution &SE;
-  std::map<std::tuple<const SCEV *, const Loop *, unsigned>,
-           std::optional<Interval>>
-      Memo;
-};
-
 /// A load or write: Base + Offset, Size bytes, in loop L.
 struct Access {
   Instruction *I;
@@ -261,51 +47,6 @@ struct Access {
   Loop *L;
   /// Under which Offset and Size are what the access uses (WidenExtensions).
   Conjunction Assume;
-};
-
-/// Rewrites the sign or zero extension of narrow arithmetic that varies in
-/// the loops (`(sext i32 {0,+,V}<t>)`, whose int arithmetic ScalarEvolution
-/// cannot show free of wrapping) into the same arithmetic in the wide type,
-/// an affine recurrence the conditions can use, assuming its values over
-/// the loops fit the narrow type.
-class WidenExtensions : public SCEVRewriteVisitor<WidenExtensions> {
-public:
-  WidenExtensions(ScalarEvolution &SE, IntervalFinder &Intervals,
-                  const Loop *Outermost, Conjunction &Assume)
-      : SCEVRewriteVisitor(SE), Intervals(Intervals), Outermost(Outermost),
-        Assume(Assume) {}
-
-  const SCEV *visitSignExtendExpr(const SCEVSignExtendExpr *E) {
-    return widen(E, /*Signed=*/true);
-  }
-  const SCEV *visitZeroExtendExpr(const SCEVZeroExtendExpr *E) {
-    return widen(E, /*Signed=*/false);
-  }
-
-private:
-  const SCEV *widen(const SCEVIntegralCastExpr *E, bool Signed) {
-    const SCEV *Op = E->getOperand();
-    if (!Outermost || SE.isLoopInvariant(Op, Outermost))
-      return E;
-    const SCEV *Exact = Intervals.exactly(Op, E->getType());
-    auto R = Exact ? Intervals.over(Exact, Outermost) : std::nullopt;
-    if (!R)
-      return E;
-    unsigned Narrow = Op->getType()->getIntegerBitWidth();
-    unsigned Wide = E->getType()->getIntegerBitWidth();
-    APInt Min = Signed ? APInt::getSignedMinValue(Narrow).sext(Wide)
-                       : APInt::getZero(Wide);
-    APInt Max = Signed ? APInt::getSignedMaxValue(Narrow).sext(Wide)
-                       : APInt::getMaxValue(Narrow).zext(Wide);
-    append_range(Assume, R->Assume);
-    Assume.push_back({CmpInst::ICMP_SGE, R->Lo, SE.getConstant(Min)});
-    Assume.push_back({CmpInst::ICMP_SLE, R->Hi, SE.getConstant(Max)});
-    return Exact;
-  }
-
-  IntervalFinder &Intervals;
-  const Loop *Outermost;
-  Conjunction &Assume;
 };
 
 /// Whether the reverse sweep may want \p V's value: not if only sums,
@@ -452,8 +193,7 @@ std::optional<Access> ReloadVersioner::accessOf(Instruction *I) {
   if (isa<SCEVCouldNotCompute>(Offset) || Offset->getType() != I64)
     return std::nullopt;
   Access A{I, Base, Offset, Size, LI.getLoopFor(I->getParent()), {}};
-  WidenExtensions Widen(SE, Intervals, outermostInside(A.L, nullptr),
-                        A.Assume);
+  WidenExtensions Widen(SE, Intervals, outermostInside(A.L, nullptr), A.Assume);
   A.Offset = Widen.visit(A.Offset);
   A.Size = Widen.visit(A.Size);
   return A;
@@ -486,17 +226,6 @@ static std::optional<Touched> touched(IntervalFinder &Intervals,
   Touched T{Off->Lo, SE.getAddExpr(Off->Hi, Size->Hi), Off->Assume};
   append_range(T.Assume, Size->Assume);
   return T;
-}
-
-/// \p S in the first iteration of every loop.
-static const SCEV *firstValue(ScalarEvolution &SE, const SCEV *S) {
-  struct First : SCEVRewriteVisitor<First> {
-    using SCEVRewriteVisitor::SCEVRewriteVisitor;
-    const SCEV *visitAddRecExpr(const SCEVAddRecExpr *AR) {
-      return visit(AR->getStart());
-    }
-  };
-  return First(SE).visit(S);
 }
 
 /// \p Ld and \p W touch the same bytes each time both run.
@@ -532,18 +261,6 @@ void ReloadVersioner::addWholeRunDisjoint(const Access &Ld, const Access &W,
     Conj.push_back(Apart);
     C.push_back(std::move(Conj));
   }
-}
-
-/// Start and step of \p S as an affine recurrence of \p L (step zero if
-/// \p S does not vary in \p L).
-static std::optional<std::pair<const SCEV *, const SCEV *>>
-recurrenceOf(ScalarEvolution &SE, const SCEV *S, const Loop *L) {
-  if (SE.isLoopInvariant(S, L))
-    return std::make_pair(S, SE.getZero(S->getType()));
-  auto *AR = dyn_cast<SCEVAddRecExpr>(S);
-  if (!AR || AR->getLoop() != L || !AR->isAffine())
-    return std::nullopt;
-  return std::make_pair(AR->getStart(), AR->getStepRecurrence(SE));
 }
 
 bool ReloadVersioner::writeMayFollow(const Access &Ld, const Access &W,
@@ -683,13 +400,13 @@ void ReloadVersioner::addDistinctIterations(const Access &Ld, const Access &W,
     const SCEV *Taken = SE.getBackedgeTakenCount(L);
     if (isa<SCEVCouldNotCompute>(Taken))
       Taken = SE.getSymbolicMaxBackedgeTakenCount(L);
-    auto Counts =
-        isa<SCEVCouldNotCompute>(Taken) ? std::nullopt : Intervals.over(Taken, Top);
+    auto Counts = isa<SCEVCouldNotCompute>(Taken) ? std::nullopt
+                                                  : Intervals.over(Taken, Top);
     if (!SE.isLoopInvariant(Stride, Top) || !Counts || !Counts->Assume.empty())
       return;
-    const SCEV *Count = SE.getAddExpr(
-        SE.getTruncateOrZeroExtend(Counts->Hi, Stride->getType()),
-        SE.getOne(Stride->getType()));
+    const SCEV *Count =
+        SE.getAddExpr(SE.getTruncateOrZeroExtend(Counts->Hi, Stride->getType()),
+                      SE.getOne(Stride->getType()));
     Digits.push_back({Stride, Count});
     X = AR->getStart();
   }
@@ -708,12 +425,13 @@ void ReloadVersioner::addDistinctIterations(const Access &Ld, const Access &W,
   do {
     Conjunction Conj = Assume;
     for (const Digit &D : Digits)
-      Conj.push_back({CmpInst::ICMP_SGT, D.Stride, SE.getZero(D.Stride->getType())});
+      Conj.push_back(
+          {CmpInst::ICMP_SGT, D.Stride, SE.getZero(D.Stride->getType())});
     Conj.push_back({CmpInst::ICMP_SGE, Digits[Order[0]].Stride, Span});
     for (unsigned K = 0; K + 1 < Order.size(); ++K)
-      Conj.push_back({CmpInst::ICMP_SGE, Digits[Order[K + 1]].Stride,
-                      SE.getMulExpr(Digits[Order[K]].Stride,
-                                    Digits[Order[K]].Count)});
+      Conj.push_back(
+          {CmpInst::ICMP_SGE, Digits[Order[K + 1]].Stride,
+           SE.getMulExpr(Digits[Order[K]].Stride, Digits[Order[K]].Count)});
     C.push_back(std::move(Conj));
   } while (std::next_permutation(Order.begin(), Order.end()));
 }
@@ -742,8 +460,8 @@ std::optional<Compare> ReloadVersioner::neverRuns(const Access &W) {
     for (unsigned K = 0; K < 2; ++K)
       if (DT.dominates(BasicBlockEdge(N->getBlock(), Br->getSuccessor(K)), BB))
         // Runs only if the comparison came out K == 0 (true): skipped if not.
-        return Compare{K == 0 ? Cmp->getInversePredicate() : Cmp->getPredicate(),
-                       L, R};
+        return Compare{
+            K == 0 ? Cmp->getInversePredicate() : Cmp->getPredicate(), L, R};
   }
   return std::nullopt;
 }
@@ -833,9 +551,9 @@ Value *ReloadVersioner::hoist(Value *V, Instruction *At, unsigned Depth) {
   if (auto It = Hoisted.find(I); It != Hoisted.end())
     return It->second;
   Value *&Result = Hoisted[I]; // nullptr while in progress: no cycles.
-  if (Depth > 8 || !(isa<BinaryOperator>(I) || isa<CastInst>(I) ||
-                     isa<SelectInst>(I) || isa<CmpInst>(I) ||
-                     isa<GetElementPtrInst>(I)))
+  if (Depth > 8 ||
+      !(isa<BinaryOperator>(I) || isa<CastInst>(I) || isa<SelectInst>(I) ||
+        isa<CmpInst>(I) || isa<GetElementPtrInst>(I)))
     return nullptr;
   SmallVector<Value *, 3> Ops;
   for (Value *Op : I->operands()) {
@@ -856,8 +574,9 @@ Value *ReloadVersioner::hoist(Value *V, Instruction *At, unsigned Depth) {
     if (Opc == Instruction::SDiv || Opc == Instruction::SRem) {
       Value *Overflows = B.CreateAnd(
           B.CreateICmpEQ(D, ConstantInt::getAllOnesValue(T)),
-          B.CreateICmpEQ(Ops[0], ConstantInt::get(T, APInt::getSignedMinValue(
-                                                          T->getScalarSizeInBits()))));
+          B.CreateICmpEQ(Ops[0],
+                         ConstantInt::get(T, APInt::getSignedMinValue(
+                                                 T->getScalarSizeInBits()))));
       Ops[0] = B.CreateSelect(Overflows, ConstantInt::get(T, 0), Ops[0]);
     }
   }
@@ -963,8 +682,8 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
       if (LA && WA)
         C = pairCondition(*LA, *WA);
       if (!C) {
-        LLVM_DEBUG(dbgs() << "ad-reload: " << *Ld << "\n  may be overwritten by "
-                          << *W << "\n");
+        LLVM_DEBUG(dbgs() << "ad-reload: " << *Ld
+                          << "\n  may be overwritten by " << *W << "\n");
         Possible = false;
         break;
       }
@@ -1027,7 +746,8 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
       KeptChecks.push_back(&C);
   }
   LLVM_DEBUG(dbgs() << "ad-reload: " << Unchanged.size() << " candidates, "
-                    << Kept.size() << " expandable at " << CheckBB->getName() << "\n");
+                    << Kept.size() << " expandable at " << CheckBB->getName()
+                    << "\n");
   if (Kept.empty())
     return std::nullopt;
   LLVM_DEBUG(dbgs() << "ad-reload: " << F.getName() << ": " << Kept.size()
@@ -1125,8 +845,8 @@ bool ReloadVersioner::version(BasicBlock *CheckBB, Value *OK,
 
 } // namespace
 
-std::optional<ReloadVersions>
-versionForReloads(Function &F, FunctionAnalysisManager &FAM) {
+std::optional<ReloadVersions> versionForReloads(Function &F,
+                                                FunctionAnalysisManager &FAM) {
   std::optional<ReloadVersions> Result = ReloadVersioner(F, FAM).run();
   if (Result)
     FAM.invalidate(F, PreservedAnalyses::none());

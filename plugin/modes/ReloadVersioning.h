@@ -11,23 +11,28 @@
 //
 // ScalarEvolution can: each access's address over a loop nest is an affine
 // function of the induction variables, so the interval it touches is known
-// when the nest starts. For a load in a loop and each write that may follow
-// it, one of two conditions excludes an overwrite:
+// when the nest starts (AccessIntervals.h). For a load in a loop (or a store,
+// whose value the reverse sweep can read back from where it was stored) and
+// each write that may follow it, one of three conditions excludes an
+// overwrite:
 //
-//  A. the intervals the load and the write touch over the whole run are
-//     disjoint;
-//  B. both sit in one outermost loop, advance by the same stride s per
-//     iteration of it, and the write's interval in any later iteration lies
-//     beyond the load's interval in this one (and, if the write can follow
-//     the load within an iteration, the two are disjoint in the same
-//     iteration) — a layer's output slice never reaches back to its input.
+//  A. the intervals the two touch over the whole run are disjoint;
+//  B. at each level of their common loops, both advance by the same stride
+//     per iteration, and the write's interval in any later iteration lies
+//     beyond the access's in this one (and within the innermost, the write
+//     precedes the access or misses it): a layer's output slice never
+//     reaches back to its input;
+//  C. both are at one affine function X of the common loops, plus what the
+//     loops inside add, and X's strides form a mixed radix that keeps any
+//     two common iterations apart (attention's att[b][h][t][t2] in loop
+//     order b, t, h, whose rows interleave so that B's intervals meet).
 //
 // What ScalarEvolution proves at compile time costs nothing; the rest is
 // checked at run time. The gradient's canonical primal is versioned: where
 // the checks can first be evaluated (outside all loops, dominating every
-// such load and the return), the function branches to a copy of the rest in
-// which these loads carry !ad.unchanged metadata — the reverse builder
-// reloads them — or to the original, which tapes them.
+// such access and the return), the function branches to a copy of the rest
+// in which these accesses carry !ad.unchanged metadata (the reverse builder
+// reads them back) or to the original, which tapes them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef AD_MODES_RELOADVERSIONING_H

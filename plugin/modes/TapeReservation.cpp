@@ -60,7 +60,8 @@ IterationBoundMap materializeIterationBounds(Function &F,
         break;
       }
       const SCEV *N =
-          L == Outer ? Trips : SE.getMulExpr(Iterations[L->getParentLoop()], Trips);
+          L == Outer ? Trips
+                     : SE.getMulExpr(Iterations[L->getParentLoop()], Trips);
       Iterations[L] = N;
       Nest.Iterations.push_back({L, N});
     }
@@ -91,8 +92,8 @@ IterationBoundMap materializeIterationBounds(Function &F,
 
   for (NestBound &Nest : Nests)
     for (auto &[L, N] : Nest.Iterations) {
-      Value *V = Exp.expandCodeFor(N, Type::getInt64Ty(F.getContext()),
-                                   Nest.At);
+      Value *V =
+          Exp.expandCodeFor(N, Type::getInt64Ty(F.getContext()), Nest.At);
       Result[L->getHeader()] = {Nest.At, V};
     }
   Exp.clear();

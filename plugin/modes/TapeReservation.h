@@ -40,13 +40,14 @@ struct IterationBound {
 };
 
 /// Iteration bounds by loop header; a nest with any unbounded loop has none.
-using IterationBoundMap = llvm::DenseMap<const llvm::BasicBlock *,
-                                         IterationBound>;
+using IterationBoundMap =
+    llvm::DenseMap<const llvm::BasicBlock *, IterationBound>;
 
 /// Computes the iteration bounds of \p F's loops and inserts them into \p F
 /// (a canonical primal, in loop-simplify form).
-IterationBoundMap materializeIterationBounds(llvm::Function &F,
-                                             llvm::FunctionAnalysisManager &FAM);
+IterationBoundMap
+materializeIterationBounds(llvm::Function &F,
+                           llvm::FunctionAnalysisManager &FAM);
 
 } // namespace ad
 
