@@ -282,14 +282,44 @@ ReverseBuilder::calleeSignature(CallBase &I) {
   return CalleeSignatures[&I] = Callee;
 }
 
+/// Every time \p From runs, \p To runs after it before the iteration of
+/// their innermost loop ends (or the function returns, outside loops): no
+/// path from \p From reaches the loop's latch or leaves it without \p To.
+static bool alwaysFollows(const BasicBlock *From, const BasicBlock *To,
+                          const LoopInfo &LI) {
+  if (From == To)
+    return true;
+  const Loop *L = LI.getLoopFor(From);
+  if (L != LI.getLoopFor(To))
+    return false;
+  SmallPtrSet<const BasicBlock *, 16> Seen;
+  SmallVector<const BasicBlock *, 16> Work{From};
+  while (!Work.empty()) {
+    const BasicBlock *BB = Work.pop_back_val();
+    if (BB == To || !Seen.insert(BB).second)
+      continue;
+    if (isa<ReturnInst>(BB->getTerminator()) || (L && L->isLoopLatch(BB)))
+      return false;
+    for (const BasicBlock *Succ : successors(BB)) {
+      if (L && !L->contains(Succ))
+        return false;
+      Work.push_back(Succ);
+    }
+  }
+  return true;
+}
+
 StoreInst *ReverseBuilder::keptStore(const Instruction &I) const {
-  // In the same block, the store runs whenever the value is computed.
+  // The store must run whenever the value is computed, in the same
+  // iteration: the reverse sweep reads it back from that iteration's
+  // address.
   if (!Combined)
     return nullptr;
   for (const User *U : I.users())
     if (auto *S = dyn_cast<StoreInst>(U))
-      if (S->getValueOperand() == &I && S->getParent() == I.getParent() &&
-          S->isSimple() && isUnchangedAfterAccess(*S))
+      if (S->getValueOperand() == &I && S->isSimple() &&
+          isUnchangedAfterAccess(*S) &&
+          alwaysFollows(I.getParent(), S->getParent(), LI))
         return const_cast<StoreInst *>(S);
   return nullptr;
 }

@@ -83,6 +83,30 @@ float interleaved(float *a, const float *x, int nh, int nt, int k) {
   return r;
 }
 
+/* A row's mean, stored after another pass over the row (read back from
+ * there), and its variance, stored only for even rows (the odd rows' must
+ * not be read back from where an even row's went). */
+float row_stats(float *out, const float *x, int rows, int n) {
+  float r = 0.0f;
+  for (int k = 0; k < rows; k++) {
+    float m = 0.0f;
+    for (int i = 0; i < n; i++)
+      m += x[k * n + i];
+    m = m / (float)n;
+    float v = 0.0f;
+    for (int i = 0; i < n; i++) {
+      float d = x[k * n + i] - m;
+      v += d * d;
+    }
+    out[k] = m;
+    float var = v / (float)n;
+    if (k % 2 == 0)
+      out[rows + k] = var;
+    r += m * var + var / (1.0f + m * m);
+  }
+  return r;
+}
+
 void __ad_autodiff_void(void *, ...);
 
 static float W[L * N * N], X[N], Z[2 * N], C[N];
@@ -174,6 +198,31 @@ static void check_interleaved(void) {
   }
 }
 
+static double row_stats_at(const float *x) {
+  float out[2 * 5];
+  return row_stats(out, x, 5, 4);
+}
+
+static void check_row_stats(void) {
+  float out[2 * 5], dout[2 * 5], x[5 * 4], dx[5 * 4];
+  for (int i = 0; i < 2 * 5; i++)
+    dout[i] = 0;
+  for (int i = 0; i < 5 * 4; i++) {
+    x[i] = (float)ad_test_uniform(-1, 1);
+    dx[i] = 0;
+  }
+  __ad_autodiff_void((void *)row_stats, out, dout, x, dx, 5, 4);
+  for (int k = 0; k < 5 * 4; k++) {
+    float saved = x[k], h = 1e-2f;
+    x[k] = saved + h;
+    double up = row_stats_at(x);
+    x[k] = saved - h;
+    double down = row_stats_at(x);
+    x[k] = saved;
+    CHECK_CLOSE(dx[k], (up - down) / (2 * h), 2e-2);
+  }
+}
+
 int main(void) {
   for (int i = 0; i < L * N * N; i++)
     W[i] = (float)ad_test_uniform(-0.5, 0.5);
@@ -188,5 +237,6 @@ int main(void) {
   check_layers(N / 2); /* overlapping: the taping copy */
   check_softmax();
   check_interleaved();
+  check_row_stats();
   return ad_test_finish();
 }
