@@ -2,7 +2,6 @@
 #include "modes/ReloadVersioning.h"
 #include "modes/AccessIntervals.h"
 #include "modes/ReverseBuilder.h"
-#include "rules/KnownFunctions.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/CFG.h"
@@ -648,15 +647,7 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
         (St && St->isSimple() && mayBeNeededInReverse(St->getValueOperand())))
       if (LI.getLoopFor(I.getParent()))
         Reads.push_back(&I);
-    if (Ld)
-      continue;
-    if (auto *Call = dyn_cast<CallBase>(&I)) {
-      CalleeKind K = classifyCallee(*Call).Kind;
-      if (K == CalleeKind::NoEffect || K == CalleeKind::Math ||
-          K == CalleeKind::FPReduction)
-        continue;
-    }
-    if (I.mayWriteToMemory())
+    if (!Ld && writesProgramMemory(I))
       Writers.push_back(&I);
   }
   if (Reads.empty() || Reads.size() * Writers.size() > MaxPairs)

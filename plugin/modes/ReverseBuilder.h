@@ -38,6 +38,10 @@
 
 namespace ad {
 
+/// \p I may write memory of the program (math functions, which write only
+/// errno, and calls without effects do not).
+bool writesProgramMemory(const llvm::Instruction &I);
+
 /// \p W may write \p Loc (alias analysis, with calls that write only
 /// through their pointer arguments, errno and inaccessible memory judged by
 /// their arguments).

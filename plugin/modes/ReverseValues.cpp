@@ -147,18 +147,21 @@ static bool isRecomputableMathCall(const Instruction &I, const LoopInfo &LI) {
 const SmallVectorImpl<Instruction *> &ReverseBuilder::writers() {
   if (!Writers) {
     Writers.emplace();
-    for (Instruction &I : instructions(*Primal)) {
-      if (auto *Call = dyn_cast<CallBase>(&I)) {
-        CalleeKind K = classifyCallee(*Call).Kind;
-        if (K == CalleeKind::NoEffect || K == CalleeKind::Math ||
-            K == CalleeKind::FPReduction)
-          continue;
-      }
-      if (I.mayWriteToMemory())
+    for (Instruction &I : instructions(*Primal))
+      if (writesProgramMemory(I))
         Writers->push_back(&I);
-    }
   }
   return *Writers;
+}
+
+bool writesProgramMemory(const Instruction &I) {
+  if (auto *Call = dyn_cast<CallBase>(&I)) {
+    CalleeKind K = classifyCallee(*Call).Kind;
+    if (K == CalleeKind::NoEffect || K == CalleeKind::Math ||
+        K == CalleeKind::FPReduction)
+      return false;
+  }
+  return I.mayWriteToMemory();
 }
 
 /// \p W may write \p Loc. A call whose callee writes, besides memory

@@ -46,6 +46,21 @@ FunctionCallee RuntimeFunctions::mallocUsableSize() {
                                PointerType::getUnqual(C));
 }
 
+Value *RuntimeFunctions::reallocBuffer(IRBuilderBase &B, Value *Tape,
+                                       Value *Capacity) {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
+  FunctionCallee Realloc = M.getOrInsertFunction("realloc", Ptr, Ptr, I64);
+  Value *Data = B.CreateLoad(Ptr, B.CreateStructGEP(tapeType(), Tape, 0));
+  return B.CreateCall(Realloc, {Data, Capacity});
+}
+
+void RuntimeFunctions::setBuffer(IRBuilderBase &B, Value *Tape, Value *Data,
+                                 Value *Capacity) {
+  B.CreateStore(Data, B.CreateStructGEP(tapeType(), Tape, 0));
+  B.CreateStore(Capacity, B.CreateStructGEP(tapeType(), Tape, 2));
+}
+
 Function *RuntimeFunctions::tapeGrow() {
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
@@ -67,9 +82,7 @@ Function *RuntimeFunctions::tapeGrow() {
                                           B.CreateShl(Cap, 1));
   NewCap = B.CreateBinaryIntrinsic(Intrinsic::umax, NewCap,
                                    ConstantInt::get(I64, 4096));
-  Value *DataPtr = B.CreateStructGEP(TT, Tape, 0);
-  FunctionCallee Realloc = M.getOrInsertFunction("realloc", Ptr, Ptr, I64);
-  Value *Data = B.CreateCall(Realloc, {B.CreateLoad(Ptr, DataPtr), NewCap});
+  Value *Data = reallocBuffer(B, Tape, NewCap);
   // Out of memory: stop rather than write through null.
   BasicBlock *Fail = BasicBlock::Create(C, "oom", F);
   BasicBlock *Ok = BasicBlock::Create(C, "ok", F);
@@ -78,8 +91,7 @@ Function *RuntimeFunctions::tapeGrow() {
   B.CreateCall(M.getOrInsertFunction("abort", Type::getVoidTy(C)));
   B.CreateUnreachable();
   B.SetInsertPoint(Ok);
-  B.CreateStore(Data, DataPtr);
-  B.CreateStore(NewCap, CapPtr);
+  setBuffer(B, Tape, Data, NewCap);
   B.CreateRetVoid();
   return F;
 }
@@ -161,13 +173,10 @@ Function *RuntimeFunctions::tapeReserve() {
   Value *Fits = B.CreateICmpUGE(Need, Size);
   B.CreateCondBr(B.CreateAnd(Short, Fits), Grow, Done);
   B.SetInsertPoint(Grow);
-  Value *DataPtr = B.CreateStructGEP(TT, Tape, 0);
-  FunctionCallee Realloc = M.getOrInsertFunction("realloc", Ptr, Ptr, I64);
-  Value *Data = B.CreateCall(Realloc, {B.CreateLoad(Ptr, DataPtr), Need});
+  Value *Data = reallocBuffer(B, Tape, Need);
   B.CreateCondBr(B.CreateIsNull(Data), Done, Got);
   B.SetInsertPoint(Got);
-  B.CreateStore(Data, DataPtr);
-  B.CreateStore(Need, CapPtr);
+  setBuffer(B, Tape, Data, Need);
   B.CreateBr(Done);
   B.SetInsertPoint(Done);
   B.CreateRetVoid();

@@ -15,6 +15,10 @@
 
 #include "llvm/IR/Module.h"
 
+namespace llvm {
+class IRBuilderBase;
+} // namespace llvm
+
 namespace ad {
 
 class RuntimeFunctions {
@@ -45,6 +49,12 @@ private:
   llvm::Function *getOrCreate(llvm::StringRef Name, llvm::FunctionType *Ty,
                               bool &Created);
   llvm::Function *tapeGrow();
+  /// realloc(tape->data, Capacity), the new buffer or null.
+  llvm::Value *reallocBuffer(llvm::IRBuilderBase &B, llvm::Value *Tape,
+                             llvm::Value *Capacity);
+  /// tape->data = Data; tape->capacity = Capacity.
+  void setBuffer(llvm::IRBuilderBase &B, llvm::Value *Tape, llvm::Value *Data,
+                 llvm::Value *Capacity);
   void emitAdjointLoop(llvm::Function *F, llvm::Type *FPTy, bool Ascending,
                        llvm::BasicBlock *Entry, llvm::BasicBlock *Exit);
 

@@ -111,6 +111,21 @@ void __ad_autodiff_void(void *, ...);
 
 static float W[L * N * N], X[N], Z[2 * N], C[N];
 
+/* Central differences of f in x[0..n), against the gradient dx; x is
+ * restored. */
+static void check_fd(double (*f)(const float *), float *x, const float *dx,
+                     int n) {
+  for (int k = 0; k < n; k++) {
+    float saved = x[k], h = 1e-2f;
+    x[k] = saved + h;
+    double up = f(x);
+    x[k] = saved - h;
+    double down = f(x);
+    x[k] = saved;
+    CHECK_CLOSE(dx[k], (up - down) / (2 * h), 2e-2);
+  }
+}
+
 static double layers_at(const float *w, const float *x0, int stride) {
   float acts[ACTS];
   for (int i = 0; i < ACTS; i++)
@@ -162,15 +177,7 @@ static void check_softmax(void) {
     dp[i] = dz[i] = 0;
   }
   __ad_autodiff_void((void *)softmax_sum, p, dp, z, dz, __ad_const, C, 2, N);
-  for (int k = 0; k < 2 * N; k++) {
-    float saved = z[k], h = 1e-2f;
-    z[k] = saved + h;
-    double up = softmax_at(z);
-    z[k] = saved - h;
-    double down = softmax_at(z);
-    z[k] = saved;
-    CHECK_CLOSE(dz[k], (up - down) / (2 * h), 2e-2);
-  }
+  check_fd(softmax_at, z, dz, 2 * N);
 }
 
 static double interleaved_at(const float *x) {
@@ -187,15 +194,7 @@ static void check_interleaved(void) {
     dx[i] = 0;
   }
   __ad_autodiff_void((void *)interleaved, a, da, x, dx, 3, 4, 5);
-  for (int k = 0; k < 4 * 5; k++) {
-    float saved = x[k], h = 1e-2f;
-    x[k] = saved + h;
-    double up = interleaved_at(x);
-    x[k] = saved - h;
-    double down = interleaved_at(x);
-    x[k] = saved;
-    CHECK_CLOSE(dx[k], (up - down) / (2 * h), 2e-2);
-  }
+  check_fd(interleaved_at, x, dx, 4 * 5);
 }
 
 static double row_stats_at(const float *x) {
@@ -212,15 +211,7 @@ static void check_row_stats(void) {
     dx[i] = 0;
   }
   __ad_autodiff_void((void *)row_stats, out, dout, x, dx, 5, 4);
-  for (int k = 0; k < 5 * 4; k++) {
-    float saved = x[k], h = 1e-2f;
-    x[k] = saved + h;
-    double up = row_stats_at(x);
-    x[k] = saved - h;
-    double down = row_stats_at(x);
-    x[k] = saved;
-    CHECK_CLOSE(dx[k], (up - down) / (2 * h), 2e-2);
-  }
+  check_fd(row_stats_at, x, dx, 5 * 4);
 }
 
 int main(void) {
