@@ -63,6 +63,20 @@ static bool argumentsFlowOnlyToResult(const CallBase &Call) {
   }
 }
 
+/// A derivative can flow through operand \p Op into its user: not through
+/// a comparison (its result is a boolean) nor through the condition of a
+/// select (which chooses a value but adds nothing to it). A running maximum
+/// whose value is read back after its loop (SelectReductions.h) is then
+/// left with no use that needs its derivative.
+static bool carriesDerivative(const Use &Op) {
+  const User *U = Op.getUser();
+  if (isa<CmpInst>(U))
+    return false;
+  if (isa<SelectInst>(U))
+    return Op.getOperandNo() != 0; // the condition
+  return true;
+}
+
 void ActivityAnalysis::keepOnlyUseful() {
   // Backward from what can reach the differentiated outputs: returned
   // values, values written to memory, arguments of calls that may store
@@ -92,7 +106,8 @@ void ActivityAnalysis::keepOnlyUseful() {
         Call && classifyCallee(*Call).Kind == CalleeKind::Inactive)
       continue;
     for (const llvm::Use &Op : I->operands())
-      Use(Op.get());
+      if (carriesDerivative(Op))
+        Use(Op.get());
   }
   // Varied instructions whose value reaches no output need no derivative.
   // (Arguments stay: the derivative's signature has a place for them.)

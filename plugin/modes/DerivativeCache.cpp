@@ -122,8 +122,18 @@ Function *DerivativeCache::canonicalPrimal(Function *F) {
   auto [It, Inserted] = Canonical.try_emplace(F, nullptr);
   if (Inserted) {
     ADPhaseTimer Timer(ADPhase::CanonicalPrimal);
-    It->second = createCanonicalPrimal(*F, Ctx.FAM);
+    unsigned ReadBack = 0;
+    It->second = createCanonicalPrimal(*F, Ctx.FAM, &ReadBack);
     registerCanonical(It->second, F);
+    if (ReadBack)
+      OptimizationRemarkEmitter(F).emit([&] {
+        return OptimizationRemark("ad", "SelectReduction", F)
+               << "derivatives of '" << ore::NV("Function", F->getName())
+               << "' read " << ore::NV("Reductions", ReadBack)
+               << " running extreme(s) (an element chosen by a select in a "
+                  "loop) back from memory after the loop, instead of "
+                  "differentiating the select in every iteration";
+      });
   }
   return It->second;
 }

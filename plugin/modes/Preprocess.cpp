@@ -1,8 +1,10 @@
-//===- Preprocess.cpp - The canonical primal --------------------------------===//
+//===- Preprocess.cpp - The canonical primal
+//--------------------------------===//
 #include "modes/Preprocess.h"
+#include "modes/SelectReductions.h"
 #include "llvm/IR/Function.h"
-#include "llvm/IR/Module.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
@@ -21,9 +23,8 @@ void dropPrimalOnlyAttributes(Function &F) {
         Attribute::NoSync, Attribute::AlwaysInline, Attribute::Naked})
     F.removeFnAttr(K);
   for (Argument &A : F.args())
-    for (Attribute::AttrKind K :
-         {Attribute::ReadNone, Attribute::ReadOnly, Attribute::WriteOnly,
-          Attribute::Returned})
+    for (Attribute::AttrKind K : {Attribute::ReadNone, Attribute::ReadOnly,
+                                  Attribute::WriteOnly, Attribute::Returned})
       A.removeAttr(K);
 }
 
@@ -33,7 +34,8 @@ void restoreDerivativeAttributes(Function &F, AttributeList Saved) {
   F.setCallingConv(CallingConv::C);
 }
 
-Function *createCanonicalPrimal(Function &F, FunctionAnalysisManager &FAM) {
+Function *createCanonicalPrimal(Function &F, FunctionAnalysisManager &FAM,
+                                unsigned *SelectReductions) {
   ValueToValueMapTy VMap;
   Function *Clone = CloneFunction(&F, VMap);
   Clone->setName(F.getName() + ".ad.primal");
@@ -62,6 +64,9 @@ Function *createCanonicalPrimal(Function &F, FunctionAnalysisManager &FAM) {
   // reverses without a tape.
   FPM.addPass(LoopSimplifyPass());
   FPM.run(*Clone, FAM);
+  unsigned ReadBack = readBackSelectReductions(*Clone, FAM);
+  if (SelectReductions)
+    *SelectReductions = ReadBack;
   return Clone;
 }
 

@@ -1,4 +1,5 @@
-//===- Preprocess.h - The canonical primal that derivatives are built from --===//
+//===- Preprocess.h - The canonical primal that derivatives are built from
+//--===//
 //
 // Derivatives are built from a private clone of the user's function, put in a
 // canonical form first: scalars promoted out of allocas (so that -O0 code
@@ -14,9 +15,12 @@
 
 namespace ad {
 
-/// Clones \p F into the module as an internal function in canonical form.
+/// Clones \p F into the module as an internal function in canonical form,
+/// its running extremes read back after their loops (SelectReductions.h;
+/// how many, in \p SelectReductions if given).
 llvm::Function *createCanonicalPrimal(llvm::Function &F,
-                                      llvm::FunctionAnalysisManager &FAM);
+                                      llvm::FunctionAnalysisManager &FAM,
+                                      unsigned *SelectReductions = nullptr);
 
 /// Removes function attributes that would let the optimizer assume a
 /// derivative does what the primal does (touch only argument memory, never

@@ -1,0 +1,192 @@
+//===- SelectReductions.cpp - Running extremes read back after their loop -===//
+//
+// See SelectReductions.h. Matching (selectReductionOf) only reads the IR;
+// all chains of the function are found first and rewritten after, so the
+// analyses the matcher asks for stay valid while it runs.
+//
+//===----------------------------------------------------------------------===//
+#include "modes/SelectReductions.h"
+#include "modes/ReverseBuilder.h"
+#include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/MemoryLocation.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+using namespace llvm;
+
+namespace ad {
+
+namespace {
+
+/// m = phi [Start, preheader], [Next, latch] with Next = select(C, X, m)
+/// (or select(C, m, X)): each iteration may replace m by the loaded X.
+struct SelectReduction {
+  const Loop *L;
+  PHINode *Running;
+  Value *Start;
+  SelectInst *Next;
+  LoadInst *Element;
+  /// The loop's only exit edge: Latch -> Exit.
+  BasicBlock *Latch, *Exit;
+  /// The uses of Next past the exit, which read the element again instead.
+  SmallVector<Use *, 4> Outside;
+};
+
+} // namespace
+
+/// Users of the running value that carry no derivative: comparisons (the
+/// condition that chooses an element, usually).
+static bool onlyComparedOrChosen(const Instruction &V,
+                                 const Instruction &Allowed, const Loop &L) {
+  return all_of(V.users(), [&](const User *U) {
+    auto *I = cast<Instruction>(U);
+    return I == &Allowed || isa<CmpInst>(I) || !L.contains(I);
+  });
+}
+
+/// No instruction of \p L may write where \p Element loads from, so the
+/// location still holds the chosen element when the loop has ended.
+static bool loopLeavesElement(const Loop &L, const LoadInst &Element,
+                              AAResults &AAR) {
+  // The address changes from one iteration to the next: ask about every
+  // offset from it, which is the whole object it points into.
+  MemoryLocation Loc =
+      MemoryLocation::getBeforeOrAfter(Element.getPointerOperand());
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB)
+      if (I.mayWriteToMemory() && mayWrite(AAR, &I, Loc))
+        return false;
+  return true;
+}
+
+/// The select reduction \p Running heads in \p L, if it is one.
+static std::optional<SelectReduction>
+selectReductionOf(PHINode &Running, const Loop &L, LoopInfo &LI,
+                  DominatorTree &DT, AAResults &AAR) {
+  BasicBlock *Latch = L.getLoopLatch(), *Preheader = L.getLoopPreheader();
+  if (!Latch || !Preheader || L.getExitingBlock() != Latch)
+    return std::nullopt;
+  BasicBlock *Exit = L.getExitBlock();
+  if (!Exit || Exit->getSinglePredecessor() != Latch)
+    return std::nullopt;
+  if (!Running.getType()->isFloatingPointTy())
+    return std::nullopt;
+
+  auto *Next = dyn_cast<SelectInst>(Running.getIncomingValueForBlock(Latch));
+  if (!Next || LI.getLoopFor(Next->getParent()) != &L ||
+      !Next->getCondition()->getType()->isIntegerTy(1))
+    return std::nullopt;
+  Value *Chosen = Next->getFalseValue() == &Running  ? Next->getTrueValue()
+                  : Next->getTrueValue() == &Running ? Next->getFalseValue()
+                                                     : nullptr;
+  auto *Element = dyn_cast_or_null<LoadInst>(Chosen);
+  if (!Element || !Element->isSimple() ||
+      LI.getLoopFor(Element->getParent()) != &L ||
+      Element->getType() != Running.getType())
+    return std::nullopt;
+  // Null marks "no element chosen yet", so it must not be an address.
+  Function &F = *Running.getFunction();
+  if (NullPointerIsDefined(&F, Element->getPointerAddressSpace()))
+    return std::nullopt;
+
+  // m feeds nothing in the loop but the select and comparisons, and the
+  // select nothing but m and comparisons: inside the loop, only the final
+  // value matters. After the loop it may be used anywhere (below the exit).
+  if (!onlyComparedOrChosen(Running, *Next, L) ||
+      any_of(Running.users(),
+             [&](const User *U) { return !L.contains(cast<Instruction>(U)); }))
+    return std::nullopt;
+  if (!onlyComparedOrChosen(*Next, Running, L))
+    return std::nullopt;
+  Value *Start = Running.getIncomingValueForBlock(Preheader);
+  SelectReduction R{&L, &Running, Start, Next, Element, Latch, Exit, {}};
+  for (Use &U : Next->uses()) {
+    auto *I = cast<Instruction>(U.getUser());
+    if (L.contains(I))
+      continue;
+    BasicBlock *At = isa<PHINode>(I) ? cast<PHINode>(I)->getIncomingBlock(U)
+                                     : I->getParent();
+    if (!DT.dominates(Exit, At))
+      return std::nullopt;
+    R.Outside.push_back(&U);
+  }
+  if (!loopLeavesElement(L, *Element, AAR))
+    return std::nullopt;
+  return R;
+}
+
+/// Keeps the chosen element's address beside the chain and, on the exit
+/// edge, loads it again (or takes the start value when nothing was chosen).
+static void readBack(const SelectReduction &R) {
+  PHINode *Running = R.Running;
+  SelectInst *Next = R.Next;
+  Value *Address = R.Element->getPointerOperand();
+  auto *PtrTy = cast<PointerType>(Address->getType());
+  Constant *None = ConstantPointerNull::get(PtrTy);
+
+  // In the loop: the address of the element m last took.
+  IRBuilder<> B(Running);
+  PHINode *Last = B.CreatePHI(PtrTy, 2, Running->getName() + ".from");
+  B.SetInsertPoint(Next);
+  Value *LastNext = Next->getTrueValue() == Running
+                        ? B.CreateSelect(Next->getCondition(), Last, Address)
+                        : B.CreateSelect(Next->getCondition(), Address, Last);
+  LastNext->setName(Next->getName() + ".from");
+  for (BasicBlock *Pred : predecessors(Running->getParent()))
+    Last->addIncoming(Pred == R.Latch ? LastNext : None, Pred);
+
+  // On the exit edge: load it again if the loop chose one.
+  BasicBlock *Edge = SplitEdge(R.Latch, R.Exit);
+  Edge->setName(Running->getName() + ".readback");
+  B.SetInsertPoint(Edge->getTerminator());
+  Value *Chosen = B.CreateICmpNE(LastNext, None);
+  Instruction *Then = SplitBlockAndInsertIfThen(Chosen, Edge->getTerminator(),
+                                                /*Unreachable=*/false);
+  auto *Reload = cast<LoadInst>(R.Element->clone());
+  Reload->setOperand(Reload->getPointerOperandIndex(), LastNext);
+  // Scopes of the loop's accesses may not hold outside it.
+  Reload->setMetadata(LLVMContext::MD_alias_scope, nullptr);
+  Reload->setMetadata(LLVMContext::MD_noalias, nullptr);
+  Reload->insertBefore(Then->getIterator());
+  Reload->setName(Next->getName() + ".readback");
+  BasicBlock *Join = Then->getParent()->getSingleSuccessor();
+  B.SetInsertPoint(Join, Join->getFirstInsertionPt());
+  PHINode *Final =
+      B.CreatePHI(Running->getType(), 2, Next->getName() + ".final");
+  Final->addIncoming(Reload, Then->getParent());
+  Final->addIncoming(R.Start, Edge);
+  Final->setDebugLoc(Next->getDebugLoc());
+
+  // The loop keeps the chain; everything past the exit reads Final.
+  for (Use *U : R.Outside)
+    U->set(Final);
+}
+
+unsigned readBackSelectReductions(Function &F, FunctionAnalysisManager &FAM) {
+  LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+  DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+  AAResults &AAR = FAM.getResult<AAManager>(F);
+  SmallVector<SelectReduction, 4> Found;
+  for (Loop *L : LI.getLoopsInPreorder())
+    for (PHINode &Phi : L->getHeader()->phis())
+      if (auto R = selectReductionOf(Phi, *L, LI, DT, AAR))
+        Found.push_back(*R);
+  if (Found.empty())
+    return 0;
+  // Two chains of one loop share its exit edge: each splits the edge its
+  // predecessor left, whose latch side is unchanged.
+  for (SelectReduction &R : Found) {
+    for (BasicBlock *Succ : successors(R.Latch))
+      if (!R.L->contains(Succ))
+        R.Exit = Succ;
+    readBack(R);
+  }
+  FAM.invalidate(F, PreservedAnalyses::none());
+  return Found.size();
+}
+
+} // namespace ad
