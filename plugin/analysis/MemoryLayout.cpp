@@ -92,6 +92,23 @@ Type *accessedType(const Instruction &Access, Type *T) {
   return T;
 }
 
+/// An untagged integer access that may be -O2 moving a float's bits: a load
+/// whose value is only stored, or a store of a loaded value or a constant
+/// (a small memcpy or memset becomes these). Its type says nothing of the
+/// memory; integer arithmetic on a loaded value would.
+bool mayMoveFloatBits(const Instruction &Access, Type *T) {
+  if (!T->isIntegerTy() || T->isIntegerTy(1) ||
+      Access.getMetadata(LLVMContext::MD_tbaa))
+    return false;
+  if (auto *SI = dyn_cast<StoreInst>(&Access))
+    return isa<LoadInst>(SI->getValueOperand()) ||
+           isa<Constant>(SI->getValueOperand());
+  return all_of(Access.users(), [&](const User *U) {
+    auto *SI = dyn_cast<StoreInst>(U);
+    return SI && SI->getValueOperand() == &Access;
+  });
+}
+
 /// Collects the types the pointer is accessed with: loads, stores and GEPs
 /// through it, through constant byte offsets from it (a field at -O2), and
 /// after it flows through phis and selects (a buffer grown in a loop).
@@ -101,11 +118,13 @@ void collectUseTypes(const Value *P, SmallPtrSetImpl<const Value *> &Seen,
     return;
   for (const User *U : P->users()) {
     if (auto *LI = dyn_cast<LoadInst>(U)) {
-      if (Type *T = accessedType(*LI, LI->getType()); informative(T))
+      if (Type *T = accessedType(*LI, LI->getType());
+          informative(T) && !mayMoveFloatBits(*LI, T))
         Types.insert(T);
     } else if (auto *SI = dyn_cast<StoreInst>(U)) {
       Type *T = accessedType(*SI, SI->getValueOperand()->getType());
-      if (SI->getPointerOperand() == P && informative(T))
+      if (SI->getPointerOperand() == P && informative(T) &&
+          !mayMoveFloatBits(*SI, T))
         Types.insert(T);
     } else if (auto *GEP = dyn_cast<GEPOperator>(U)) {
       if (GEP->getPointerOperand() != P)

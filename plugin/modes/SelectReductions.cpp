@@ -14,9 +14,14 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
+
+static cl::opt<bool> ReadBackExtremes(
+    "ad-read-back-extremes", cl::init(true), cl::Hidden,
+    cl::desc("Read running extremes back after their loops (on by default)"));
 
 namespace ad {
 
@@ -167,6 +172,8 @@ static void readBack(const SelectReduction &R) {
 }
 
 unsigned readBackSelectReductions(Function &F, FunctionAnalysisManager &FAM) {
+  if (!ReadBackExtremes)
+    return 0;
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
   DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
   AAResults &AAR = FAM.getResult<AAManager>(F);

@@ -302,6 +302,31 @@ def gen_loop(b, ctx, budget, depth):
     return acc
 
 
+def gen_extreme(b, ctx):
+    """A running maximum or minimum of x, y or the local array over i < n (at
+    least one iteration), kept by compare and select."""
+    pre = b.block
+    head, done = ctx.label("xhead"), ctx.label("xdone")
+    init, src = b.pick(), b.rng.choice(ctx.readable)
+    pred = b.rng.choice(["ogt", "olt", "oge", "ole"])
+    b.emit("br label %s" % head)
+    b.start_block(head)
+    i, m, inext, mnext = b.fresh("xi"), b.fresh("xm"), b.fresh("xinext"), b.fresh("xmnext")
+    b.emit("%s = phi i64 [ 0, %s ], [ %s, %s ]" % (i, pre, inext, head))
+    b.emit("%s = phi double [ %s, %s ], [ %s, %s ]" % (m, init, pre, mnext, head))
+    v = b.op("load double, ptr %s" % element(b, src, i))
+    c = b.op("fcmp %s double %s, %s" % (pred, v, m), "c")
+    if b.rng.random() < 0.5:
+        b.emit("%s = select i1 %s, double %s, double %s" % (mnext, c, v, m))
+    else:  # the comparison the other way round: keep m when it holds
+        b.emit("%s = select i1 %s, double %s, double %s" % (mnext, c, m, v))
+    b.emit("%s = add nsw i64 %s, 1" % (inext, i))
+    more = b.op("icmp slt i64 %s, %%n" % inext, "c")
+    b.emit("br i1 %s, label %s, label %s" % (more, head, done))
+    b.start_block(done)
+    return mnext
+
+
 def gen_switch(b, ctx, budget, depth):
     on = ctx.loop_index[-1] if ctx.loop_index else "%n"
     cases = sorted(b.rng.sample(range(NX), b.rng.randint(1, 3)))
@@ -327,7 +352,7 @@ def gen_stmts(b, ctx, budget, depth):
     # coarse for finite differences; the numerical check goes without them.
     gens = [(gen_arith, 6), (gen_math, 5), (gen_select, 1), (gen_float, 0 if ctx.exact else 1),
             (gen_vector, 1), (gen_memory, 3), (gen_memcpy, 0 if ctx.typed else 1),
-            (gen_helper_call, 1), (gen_int, 1), (gen_ptr_select, 1)]
+            (gen_helper_call, 1), (gen_int, 1), (gen_ptr_select, 1), (gen_extreme, 1)]
     while budget > 0:
         r = b.rng.random()
         if depth < ctx.depth_limit and budget >= 6 and r < 0.12:
