@@ -1,10 +1,9 @@
-//===- Preprocess.cpp - The canonical primal
-//--------------------------------===//
+//===- Preprocess.cpp - The canonical primal --------------------------------===//
 #include "modes/Preprocess.h"
 #include "modes/SelectReductions.h"
 #include "llvm/IR/Function.h"
-#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
@@ -23,8 +22,9 @@ void dropPrimalOnlyAttributes(Function &F) {
         Attribute::NoSync, Attribute::AlwaysInline, Attribute::Naked})
     F.removeFnAttr(K);
   for (Argument &A : F.args())
-    for (Attribute::AttrKind K : {Attribute::ReadNone, Attribute::ReadOnly,
-                                  Attribute::WriteOnly, Attribute::Returned})
+    for (Attribute::AttrKind K :
+         {Attribute::ReadNone, Attribute::ReadOnly, Attribute::WriteOnly,
+          Attribute::Returned})
       A.removeAttr(K);
 }
 

@@ -1,5 +1,4 @@
-//===- Preprocess.h - The canonical primal that derivatives are built from
-//--===//
+//===- Preprocess.h - The canonical primal that derivatives are built from --===//
 //
 // Derivatives are built from a private clone of the user's function, put in a
 // canonical form first: scalars promoted out of allocas (so that -O0 code

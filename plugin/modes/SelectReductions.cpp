@@ -58,7 +58,9 @@ static bool onlyComparedOrChosen(const Instruction &V,
 static bool loopLeavesElement(const Loop &L, const LoadInst &Element,
                               AAResults &AAR) {
   // The address changes from one iteration to the next: ask about every
-  // offset from it, which is the whole object it points into.
+  // offset from it, which is the whole object it points into. Every write
+  // counts, lifetime markers included (writesProgramMemory skips them): the
+  // reload happens after the loop, where a slot the loop ended is dead.
   MemoryLocation Loc =
       MemoryLocation::getBeforeOrAfter(Element.getPointerOperand());
   for (BasicBlock *BB : L.blocks())
@@ -175,6 +177,8 @@ unsigned readBackSelectReductions(Function &F, FunctionAnalysisManager &FAM) {
   if (!ReadBackExtremes)
     return 0;
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+  if (LI.empty()) // Most functions: no alias analysis asked for.
+    return 0;
   DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
   AAResults &AAR = FAM.getResult<AAManager>(F);
   SmallVector<SelectReduction, 4> Found;
