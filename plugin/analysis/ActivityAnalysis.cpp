@@ -1,11 +1,12 @@
 //===- ActivityAnalysis.cpp - Which values carry derivatives
 //----------------===//
 #include "analysis/ActivityAnalysis.h"
-#include "analysis/MemoryLayout.h"
+#include "analysis/TypeAnalysis.h"
 #include "driver/TimeReport.h"
 #include "modes/IRHelpers.h"
 #include "rules/KnownFunctions.h"
 #include "rules/MathRules.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/raw_ostream.h"
@@ -25,14 +26,19 @@ bool mayHoldDerivatives(Type *T) {
   return T->isIntegerTy(8);
 }
 
-ActivityAnalysis::ActivityAnalysis(Function &Fn, ArrayRef<Activity> Args)
-    : F(Fn) {
+ActivityAnalysis::ActivityAnalysis(Function &Fn, ArrayRef<Activity> Args,
+                                   const TypeAnalysis &Types)
+    : F(Fn), Types(Types) {
   ADPhaseTimer Timer(ADPhase::Activity);
   for (auto [Arg, Act] : zip(F.args(), Args)) {
     if (Act == Activity::Active && isDifferentiableType(Arg.getType()))
       Varied.insert(&Arg);
     if (Act == Activity::Shadowed && Arg.getType()->isPointerTy())
       Shadowed.insert(&Arg);
+    // A pointer passed as an integer (-O3's argument promotion of a struct
+    // copied as an i64): its shadow comes as an integer too.
+    if (Act == Activity::Shadowed && Arg.getType()->isIntegerTy())
+      PointerBits.insert(&Arg);
   }
   // Loops carry facts around back edges, so iterate to a fixed point; each
   // round only adds facts, so this terminates.
@@ -146,74 +152,112 @@ bool ActivityAnalysis::markFPBits(const Value *V, Type *FPTy) {
   return FPBits.try_emplace(V, FPTy).second;
 }
 
-/// The float type whose bits an integer of this width can hold.
-static Type *floatOfWidth(Type *Int) {
-  LLVMContext &C = Int->getContext();
-  if (Int->isIntegerTy(64))
-    return Type::getDoubleTy(C);
-  if (Int->isIntegerTy(32))
-    return Type::getFloatTy(C);
-  return nullptr;
-}
-
-/// A store of \p V (directly or after phis and selects merge it) into
-/// memory with a shadow.
-static const StoreInst *storeIntoShadowed(const Value *V,
-                                          const ActivityAnalysis &AA,
-                                          unsigned Depth = 0) {
+/// A store of \p V (directly or after phis and selects merge it): what makes
+/// an integer load a copy.
+static const StoreInst *storeOf(const Value *V, unsigned Depth = 0) {
   for (const User *U : V->users()) {
-    if (auto *SI = dyn_cast<StoreInst>(U);
-        SI && SI->getValueOperand() == V &&
-        AA.hasShadow(SI->getPointerOperand()))
+    if (auto *SI = dyn_cast<StoreInst>(U); SI && SI->getValueOperand() == V)
       return SI;
     if (Depth < 4 &&
         (isa<PHINode>(U) || isa<SelectInst>(U) || isa<FreezeInst>(U)))
-      if (const StoreInst *SI = storeIntoShadowed(U, AA, Depth + 1))
+      if (const StoreInst *SI = storeOf(U, Depth + 1))
         return SI;
   }
   return nullptr;
 }
 
+/// Whether the integer \p V may become (part of) an output: returned,
+/// stored, passed to a call, or turned back into a float, rather than only
+/// compared (a sign test on a double's bits).
+static bool reachesOutput(const Value *V, unsigned Depth = 0) {
+  for (const User *U : V->users()) {
+    if (isa<CmpInst>(U) || isa<BranchInst>(U) || isa<SwitchInst>(U))
+      continue;
+    if (isa<ReturnInst>(U) || isa<StoreInst>(U) || isa<CallBase>(U) ||
+        U->getType()->isFPOrFPVectorTy() || Depth > 8)
+      return true;
+    if (reachesOutput(U, Depth + 1))
+      return true;
+  }
+  return false;
+}
+
 bool ActivityAnalysis::visitIntegerLoad(const LoadInst &LI) {
-  Type *FPTy = floatOfWidth(LI.getType());
-  if (!FPTy)
+  const DataLayout &DL = F.getDataLayout();
+  TypeSize StoreSize = DL.getTypeStoreSize(LI.getType());
+  if (StoreSize.isScalable()) // Rejected with a diagnostic later.
     return false;
+  uint64_t Size = StoreSize.getFixedValue();
   // A union or memcpy read of a float, reinterpreted right away.
-  if (any_of(LI.users(), [](const User *U) {
+  if (Type *FPTy = Size == 4   ? Type::getFloatTy(LI.getContext())
+                   : Size == 8 ? Type::getDoubleTy(LI.getContext())
+                               : nullptr;
+      FPTy && LI.getType()->isIntegerTy() &&
+      any_of(LI.users(), [](const User *U) {
         return isa<BitCastInst>(U) && U->getType()->isFloatingPointTy();
       }))
     return markFPBits(&LI, FPTy);
-  // A copy: at -O2 a struct or double assignment becomes an integer load and
-  // store. Its access tag or the memory's type says whether it moves a float.
+  // What the bytes hold decides what moves with them (TypeAnalysis.h). A
+  // copy: at -O2 a struct or double assignment becomes an integer load and
+  // store (into memory without a shadow, a float's bits would lose their
+  // derivative: local memory then gets a shadow, anything else is an error
+  // when the store is differentiated), and a byte loop copies anything as
+  // i8. Any other use computes on the bits: a float's bits are then carried
+  // by the integer (checked as fpBitsMisuse), several floats' (a struct of
+  // floats passed as one i64) are an error.
   auto Known = Copies.find(&LI);
   if (Known == Copies.end()) {
-    const StoreInst *SI = storeIntoShadowed(&LI, *this);
-    if (!SI)
-      return false;
-    const DataLayout &DL = F.getDataLayout();
-    TypeSize StoreSize = DL.getTypeStoreSize(LI.getType());
-    if (StoreSize.isScalable()) // Rejected with a diagnostic later.
-      return false;
-    uint64_t Size = StoreSize.getFixedValue();
-    std::optional<Type *> Moved =
-        floatMovedByIntegerAccess(DL, LI, LI.getPointerOperand(), Size);
-    if (!Moved)
-      Moved = floatMovedByIntegerAccess(DL, *SI, SI->getPointerOperand(), Size);
-    Known = Copies.try_emplace(&LI, Moved).first;
+    bool IsCopy = storeOf(&LI);
+    MemoryTypes Mem = Types.memoryAt(LI.getPointerOperand());
+    CopyContent C = Mem.contentOf(Size, /*Precise=*/!IsCopy);
+    std::pair<CopyKind, Type *> What{CopyKind::Integer, nullptr};
+    if (C.WholeFloat && LI.getType()->isIntegerTy())
+      What = {CopyKind::Float, C.WholeFloat};
+    else if (C.AnyFloat && (IsCopy || reachesOutput(&LI)))
+      What = {IsCopy ? CopyKind::PartFloat : CopyKind::FloatsInInteger,
+              nullptr};
+    else if (C.AnyPointer && C.AllKnown)
+      What = {CopyKind::Pointer, nullptr};
+    else if (!IsCopy)
+      What = {CopyKind::Integer, nullptr};
+    else if (!C.AllKnown && (C.AnyPointer || Size >= 4))
+      What = {CopyKind::Unknown, nullptr}; // Bytes a float or pointer fits.
+    Known = Copies.try_emplace(&LI, What).first;
   }
-  std::optional<Type *> Moved = Known->second;
-  return Moved && *Moved && markFPBits(&LI, *Moved);
+  auto [Kind, Ty] = Known->second;
+  if (Kind == CopyKind::Float)
+    return markFPBits(&LI, Ty);
+  if (Kind == CopyKind::Pointer)
+    return markPointerBits(&LI);
+  return false;
 }
 
-const Instruction *ActivityAnalysis::ambiguousIntegerCopy() const {
+const Instruction *ActivityAnalysis::firstCopy(CopyKind Kind) const {
   for (const BasicBlock &BB : F)
     for (const Instruction &I : BB)
       if (auto *LI = dyn_cast<LoadInst>(&I)) {
         auto It = Copies.find(LI);
-        if (It != Copies.end() && !It->second)
+        if (It != Copies.end() && It->second.first == Kind)
           return LI;
       }
   return nullptr;
+}
+
+bool ActivityAnalysis::shadowLocalMemory(const Value *Ptr) {
+  if (!Ptr->getType()->isPointerTy() || hasShadow(Ptr))
+    return false;
+  const Value *Base = getUnderlyingObject(Ptr);
+  bool Local = isa<AllocaInst>(Base);
+  if (auto *Call = dyn_cast<CallBase>(Base)) {
+    CalleeKind K = classifyCallee(*Call).Kind;
+    Local = K == CalleeKind::Malloc || K == CalleeKind::Calloc ||
+            K == CalleeKind::Realloc;
+  }
+  return Local && markShadowed(Base);
+}
+
+bool ActivityAnalysis::markPointerBits(const Value *V) {
+  return PointerBits.insert(V).second;
 }
 
 bool ActivityAnalysis::visit(const Instruction &I) {
@@ -229,13 +273,17 @@ bool ActivityAnalysis::visit(const Instruction &I) {
       return markVaried(&I);
   }
   if (auto *LI = dyn_cast<LoadInst>(&I);
-      LI && I.getType()->isIntegerTy() && hasShadow(LI->getPointerOperand()))
+      LI && I.getType()->isIntOrIntVectorTy() &&
+      hasShadow(LI->getPointerOperand()))
     return visitIntegerLoad(*LI);
-  if (I.getType()->isIntegerTy() &&
+  if (I.getType()->isIntOrIntVectorTy() &&
       (isa<PHINode>(I) || isa<SelectInst>(I) || isa<FreezeInst>(I))) {
-    for (const Use &U : I.operands())
+    for (const Use &U : I.operands()) {
       if (Type *T = fpBitsType(U))
         return markFPBits(&I, T);
+      if (movesPointerBits(U))
+        return markPointerBits(&I);
+    }
     return false;
   }
 
@@ -284,20 +332,63 @@ bool ActivityAnalysis::visit(const Instruction &I) {
     case CalleeKind::Defined: {
       bool AnyActive = false, AnyShadow = false;
       for (const Use &U : Call->args()) {
-        AnyActive |= isVaried(U) || hasShadow(U);
-        AnyShadow |= hasShadow(U);
+        AnyActive |= isVaried(U) || hasShadow(U) || movesPointerBits(U);
+        AnyShadow |= hasShadow(U) || movesPointerBits(U);
       }
       bool Changed = AnyActive && markVaried(Call);
-      return Changed | (AnyShadow && markShadowed(Call));
+      Changed |= AnyShadow && markShadowed(Call);
+      // A callee given derivatives may write them into any memory it is
+      // given (a double's bits into a caller's `long`): local memory passed
+      // along gets a shadow too.
+      if (AnyActive)
+        for (const Use &U : Call->args())
+          Changed |= shadowLocalMemory(U);
+      return Changed;
     }
+    case CalleeKind::MemCopy:
+      return hasShadow(Call->getArgOperand(1)) &&
+             shadowLocalMemory(Call->getArgOperand(0));
     default:
       return false;
     }
   }
 
+  // The address of local memory stored into differentiated memory, or
+  // merged with a shadowed pointer, may be loaded back and written through
+  // like any differentiated pointer: that memory needs a shadow of its own
+  // (even an int array: a null shadow would be written by the adjoint of an
+  // integer store).
+  // Likewise local memory that receives a derivative: a double (or its
+  // bits, in a `long` at -O0) stored or copied into it.
+  if (auto *SI = dyn_cast<StoreInst>(&I)) {
+    const Value *Val = SI->getValueOperand(), *Ptr = SI->getPointerOperand();
+    if (hasShadow(Ptr))
+      return shadowLocalMemory(Val);
+    return (isVaried(Val) || hasShadow(Val) || movesPointerBits(Val)) &&
+           shadowLocalMemory(Ptr);
+  }
+  if ((isa<PHINode>(I) || isa<SelectInst>(I)) && I.getType()->isPointerTy() &&
+      hasShadow(&I)) {
+    bool Changed = false;
+    for (const Use &U : I.operands())
+      Changed |= shadowLocalMemory(U);
+    return Changed;
+  }
+
+  // A pointer turned into an integer keeps its shadow beside it as an
+  // integer; turned back, the pointer has that shadow.
+  if (auto *P2I = dyn_cast<PtrToIntInst>(&I))
+    return hasShadow(P2I->getPointerOperand()) &&
+           I.getType()->getScalarSizeInBits() ==
+               F.getDataLayout().getPointerTypeSizeInBits(
+                   P2I->getPointerOperand()->getType()) &&
+           markPointerBits(&I);
+  if (auto *I2P = dyn_cast<IntToPtrInst>(&I))
+    return movesPointerBits(I2P->getOperand(0)) && markShadowed(&I);
+
   if (isa<IntToPtrInst>(I) || isa<PtrToIntInst>(I) || isa<CmpInst>(I) ||
       isa<SIToFPInst>(I) || isa<UIToFPInst>(I) || isa<FPToSIInst>(I) ||
-      isa<FPToUIInst>(I) || isa<StoreInst>(I))
+      isa<FPToUIInst>(I))
     return false;
 
   // Everything else propagates from its operands: arithmetic, casts, phi,
@@ -341,7 +432,7 @@ const Instruction *ActivityAnalysis::pointerRebuiltFromInteger() const {
     return nullptr;
   for (const BasicBlock &BB : F)
     for (const Instruction &I : BB)
-      if (isa<IntToPtrInst>(I))
+      if (isa<IntToPtrInst>(I) && !hasShadow(&I)) // Not rebuilt from bits.
         for (const User *U : I.users())
           if (!isa<CmpInst>(U))
             return &I;

@@ -24,9 +24,13 @@
 
 namespace ad {
 
+class TypeAnalysis;
+
 class ActivityAnalysis {
 public:
-  ActivityAnalysis(llvm::Function &F, llvm::ArrayRef<Activity> Args);
+  /// \p Types answers what integer copies move (see TypeAnalysis.h).
+  ActivityAnalysis(llvm::Function &F, llvm::ArrayRef<Activity> Args,
+                   const TypeAnalysis &Types);
 
   /// V may depend on the active inputs and has a differentiable type, or is
   /// an integer holding the bits of such a floating-point value (see
@@ -59,12 +63,36 @@ public:
   /// An integer load copied into differentiated memory of which nothing
   /// tells whether it moves a float or an integer (O2 copies a double as an
   /// i64; without a TBAA tag or a typed definition the two look the same).
-  const llvm::Instruction *ambiguousIntegerCopy() const;
+  const llvm::Instruction *ambiguousIntegerCopy() const {
+    return firstCopy(CopyKind::Unknown);
+  }
+  /// An integer load copied into differentiated memory that moves part of
+  /// a floating-point value (a byte-wise copy of a double): its adjoint
+  /// cannot be split into bytes.
+  const llvm::Instruction *partialFloatCopy() const {
+    return firstCopy(CopyKind::PartFloat);
+  }
+  /// An integer load of several floats (or parts of them), computed on or
+  /// passed along as one integer: -O3 passes a struct of two floats to an
+  /// internal function as an i64.
+  const llvm::Instruction *floatsInInteger() const {
+    return firstCopy(CopyKind::FloatsInInteger);
+  }
+  /// An integer load (and the stores of it) that moves the bits of a
+  /// pointer between differentiated memories (O2 copies a pointer field as
+  /// an i64, a byte loop copies one byte by byte): the shadow pointer must
+  /// be copied along.
+  bool movesPointerBits(const llvm::Value *V) const {
+    return PointerBits.count(V);
+  }
 
   void print(llvm::raw_ostream &OS) const;
 
 private:
   bool visitIntegerLoad(const llvm::LoadInst &LI);
+  bool markPointerBits(const llvm::Value *V);
+  /// Gives the local allocation \p Ptr points into a shadow.
+  bool shadowLocalMemory(const llvm::Value *Ptr);
   void keepOnlyUseful();
   bool visit(const llvm::Instruction &I);
   bool markVaried(const llvm::Value *V);
@@ -72,14 +100,27 @@ private:
   bool markFPBits(const llvm::Value *V, llvm::Type *FPTy);
 
   const llvm::Function &F;
+  const TypeAnalysis &Types;
   llvm::DenseSet<const llvm::Value *> Varied;
   llvm::DenseSet<const llvm::Value *> Shadowed;
   llvm::DenseMap<const llvm::Value *, llvm::Type *> FPBits;
   /// Depend on the active inputs but reach no output: no derivative code.
   llvm::DenseSet<const llvm::Value *> Unused;
-  /// Integer copies into differentiated memory, and what each moves: a
-  /// float type, nullptr (an integer), std::nullopt (cannot tell).
-  llvm::DenseMap<const llvm::LoadInst *, std::optional<llvm::Type *>> Copies;
+  /// Integers carrying pointer bits (loads copied between shadowed
+  /// memories, and phis or selects of them).
+  llvm::DenseSet<const llvm::Value *> PointerBits;
+  /// Integer loads from differentiated memory, and what each moves.
+  enum class CopyKind : uint8_t {
+    Integer,
+    Float,
+    Pointer,
+    PartFloat,
+    FloatsInInteger,
+    Unknown
+  };
+  const llvm::Instruction *firstCopy(CopyKind Kind) const;
+  llvm::DenseMap<const llvm::LoadInst *, std::pair<CopyKind, llvm::Type *>>
+      Copies;
 };
 
 /// An allocation of this type needs a shadow: it may hold floating-point data

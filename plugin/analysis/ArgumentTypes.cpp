@@ -28,6 +28,20 @@ void ArgumentTypes::addClone(const Function *Clone, const Function *Original) {
   Originals[Clone] = Original;
 }
 
+SmallVector<const Value *, 4>
+ArgumentTypes::actualsFor(const Argument &A) const {
+  const Function *F = A.getParent();
+  if (const Function *Orig = Originals.lookup(F))
+    F = Orig;
+  SmallVector<const Value *, 4> Actuals;
+  auto It = Sites.find(F);
+  if (It != Sites.end())
+    for (const Site &S : It->second)
+      if (A.getArgNo() < S.size())
+        Actuals.push_back(S[A.getArgNo()]);
+  return Actuals;
+}
+
 Type *ArgumentTypes::pointeeType(const Argument &A) const {
   return pointeeType(A.getParent(), A.getArgNo(), 0);
 }

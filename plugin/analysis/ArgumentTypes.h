@@ -42,6 +42,11 @@ public:
   /// caller knows or two disagree.
   llvm::Type *pointeeType(const llvm::Argument &A) const;
 
+  /// What the recorded calls pass for \p A (a canonical clone's parameter
+  /// stands for its original's).
+  llvm::SmallVector<const llvm::Value *, 4>
+  actualsFor(const llvm::Argument &A) const;
+
 private:
   llvm::Type *pointeeType(const llvm::Function *F, unsigned ArgNo,
                           unsigned Depth) const;

@@ -3,7 +3,7 @@
 #include "driver/AnalysisPrinters.h"
 #include "analysis/ActivityAnalysis.h"
 #include "analysis/ArgumentTypes.h"
-#include "analysis/MemoryLayout.h"
+#include "analysis/TypeAnalysis.h"
 #include "driver/EntryPointCall.h"
 #include "rules/CustomRules.h"
 #include "rules/RuleTable.h"
@@ -51,14 +51,15 @@ PreservedAnalyses ActivityPrinterPass::run(Module &M, ModuleAnalysisManager &) {
   DiagnosticReporter Diag;
   for (const EntryPointCall &EP : entryPointCalls(M, Diag)) {
     printHeader(OS, EP);
-    ActivityAnalysis(*EP.Fn, EP.Activities).print(OS);
+    ArgumentTypes Args;
+    TypeAnalysis Types(M.getDataLayout(), &Args);
+    ActivityAnalysis(*EP.Fn, EP.Activities, Types).print(OS);
   }
   return PreservedAnalyses::all();
 }
 
-/// "element of 32 bytes: i32@0 double@8 float@16 ptr@24": every scalar of
-/// one element at its byte offset (an integer tag of clang's TBAA says only
-/// "integer", printed i8).
+/// "element of 32 bytes: double@8 float@16 ptr@24": the floats and
+/// pointers of one element at their byte offsets (integers move nothing).
 static void printLayout(raw_ostream &OS, const std::optional<MemoryLayout> &L) {
   if (!L) {
     OS << "unknown";
@@ -69,9 +70,19 @@ static void printLayout(raw_ostream &OS, const std::optional<MemoryLayout> &L) {
   llvm::stable_sort(All, [](const FloatField &A, const FloatField &B) {
     return A.Offset < B.Offset;
   });
+  if (All.empty()) {
+    OS << "no floats or pointers";
+    return;
+  }
   OS << "element of " << L->Stride << " bytes:";
-  for (const FloatField &F : All)
-    OS << " " << *F.Ty << "@" << F.Offset;
+  for (const FloatField &F : All) {
+    OS << " ";
+    if (F.Ty)
+      OS << *F.Ty;
+    else
+      OS << "ptr";
+    OS << "@" << F.Offset;
+  }
 }
 
 PreservedAnalyses TypePrinterPass::run(Module &M, ModuleAnalysisManager &) {
@@ -84,15 +95,18 @@ PreservedAnalyses TypePrinterPass::run(Module &M, ModuleAnalysisManager &) {
   Args.addCallsIn(M);
   for (const EntryPointCall &EP : Calls)
     Args.addCall(EP.Fn, EP.Primals);
-  const DataLayout &DL = M.getDataLayout();
+  TypeAnalysis Types(M.getDataLayout(), &Args);
   for (const EntryPointCall &EP : Calls) {
     printHeader(OS, EP);
     Function &F = *EP.Fn;
-    ActivityAnalysis AA(F, EP.Activities);
+    ActivityAnalysis AA(F, EP.Activities, Types);
     OS << "memory of " << F.getName() << ":\n";
     auto Print = [&](const Value &V, StringRef Label) {
+      MemoryTypes Mem = Types.memoryAt(&V);
       OS << "  " << Label << ": ";
-      printLayout(OS, deduceMemoryLayout(DL, &V, nullptr, nullptr, &Args));
+      printLayout(OS, Mem.layout(std::nullopt));
+      OS << "\n    facts:";
+      printFacts(OS, Mem);
       OS << "\n";
     };
     for (const Argument &A : F.args())
@@ -107,6 +121,8 @@ PreservedAnalyses TypePrinterPass::run(Module &M, ModuleAnalysisManager &) {
           Print(I, StringRef(Text).trim());
         else if (Type *T = AA.fpBitsType(&I))
           OS << "  " << StringRef(Text).trim() << ": bits of " << *T << "\n";
+        else if (AA.movesPointerBits(&I))
+          OS << "  " << StringRef(Text).trim() << ": bits of a pointer\n";
       }
   }
   return PreservedAnalyses::all();

@@ -11,6 +11,7 @@
 #define AD_MODES_DERIVATIVECACHE_H
 
 #include "analysis/ArgumentTypes.h"
+#include "analysis/TypeAnalysis.h"
 #include "driver/Diagnostics.h"
 #include "modes/CountedLoops.h"
 #include "modes/TapeReservation.h"
@@ -38,6 +39,8 @@ struct ADContext {
   class DerivativeCache *Cache;
   /// What callers pass in pointer parameters (memory layouts at -O0).
   ArgumentTypes ArgTypes;
+  /// What the bytes of memory hold (memcpy layouts, integer copies).
+  TypeAnalysis Types{M.getDataLayout(), &ArgTypes};
 };
 
 class DerivativeCache {

@@ -19,7 +19,8 @@ signatureForCall(const CallBase &I, const ActivityAnalysis &AA,
   bool Any = false;
   for (const Use &U : I.args()) {
     Activity A = Activity::Const;
-    if (U->getType()->isPointerTy() && AA.hasShadow(U))
+    if ((U->getType()->isPointerTy() && AA.hasShadow(U)) ||
+        AA.movesPointerBits(U))
       A = Activity::Shadowed;
     else if (AA.isVaried(U))
       A = Activity::Active;

@@ -1,7 +1,7 @@
 //===- ReverseBuilder.cpp - Reverse mode: structure and forward sweep
 //-------===//
 #include "modes/ReverseBuilder.h"
-#include "analysis/MemoryLayout.h"
+#include "analysis/TypeAnalysis.h"
 #include "modes/ConstantShadows.h"
 #include "modes/IRHelpers.h"
 #include "modes/Preprocess.h"
@@ -40,7 +40,7 @@ ReverseBuilder::ReverseBuilder(ADContext &Ctx, const DerivativeSignature &Sig,
                                Function *Primal, Function *Forward,
                                Function *Reverse)
     : Ctx(Ctx), Sig(Sig), Primal(Primal), FwdF(Forward), RevF(Reverse),
-      Combined(Forward == Reverse), AA(*Primal, Sig.Args), DT(*Primal), LI(DT),
+      Combined(Forward == Reverse), AA(*Primal, Sig.Args, Ctx.Types), DT(*Primal), LI(DT),
       Counted(Ctx.Cache->countedLoops(Primal)),
       Bounds(Ctx.Cache->iterationBounds(Primal)), B(Ctx.M.getContext()) {
   RecordAlign = recordAlignFor(*Primal, Ctx.FAM);
@@ -199,7 +199,7 @@ bool ReverseBuilder::cloneForward() {
 
   for (BasicBlock *BB : LiveBlocks)
     for (PHINode &Phi : BB->phis()) {
-      if (!AA.hasShadow(&Phi))
+      if (!AA.hasShadow(&Phi) && !AA.movesPointerBits(&Phi))
         continue;
       auto *ClonePhi = cast<PHINode>(VMap[&Phi]);
       Shadows[&Phi] = PHINode::Create(Phi.getType(), Phi.getNumIncomingValues(),
@@ -253,8 +253,12 @@ bool ReverseBuilder::forwardShadowCopy(Instruction &I) {
   Instruction *S = Clone->clone();
   for (unsigned K = 0; K < I.getNumOperands(); ++K) {
     Value *Op = I.getOperand(K);
-    if (!Op->getType()->isPtrOrPtrVectorTy())
+    if (!Op->getType()->isPtrOrPtrVectorTy() && !AA.movesPointerBits(Op))
       continue;
+    if (isa<ConstantInt>(Op)) { // Pointer bits: no pointer, no shadow.
+      S->setOperand(K, Constant::getNullValue(Op->getType()));
+      continue;
+    }
     Value *Shadow = shadowInForward(Op, &I);
     if (!Shadow)
       return false;
@@ -283,12 +287,13 @@ bool ReverseBuilder::forwardVisit(Instruction &I) {
       reportStoreWithoutShadow(Ctx, I);
       return false;
     }
-    if (!Val->getType()->isPointerTy())
+    bool PointerBits = AA.movesPointerBits(Val);
+    if (!Val->getType()->isPointerTy() && !PointerBits)
       return true;
-    // A pointer stored in differentiated memory: its shadow goes to the
-    // same place in the shadow memory.
+    // A pointer stored in differentiated memory (or its bits, copied as an
+    // integer): its shadow goes to the same place in the shadow memory.
     Value *SP = shadowInForward(Ptr, &I);
-    Value *SV = AA.hasShadow(Val) || isa<Constant>(Val)
+    Value *SV = AA.hasShadow(Val) || isa<Constant>(Val) || PointerBits
                     ? shadowInForward(Val, &I)
                     : shadowForUnshadowedPointer(Ctx, Val, &I);
     if (!SP || !SV)
@@ -297,7 +302,7 @@ bool ReverseBuilder::forwardVisit(Instruction &I) {
     return true;
   }
 
-  if (!AA.hasShadow(&I))
+  if (!AA.hasShadow(&I) && !AA.movesPointerBits(&I))
     return true;
 
   if (auto *AI = dyn_cast<AllocaInst>(&I)) {
@@ -405,8 +410,7 @@ bool ReverseBuilder::forwardCall(CallBase &I) {
          SrcS = AA.hasShadow(Src) || hasConstantShadow(Src);
     if (!DstS && !SrcS)
       return true;
-    auto Layout =
-        deduceMemoryLayout(Ctx.M.getDataLayout(), Dst, Src, &I, &Ctx.ArgTypes);
+    auto Layout = Ctx.Types.layoutOfCopy(I);
     if (!Layout) {
       Ctx.Diag.error(&I,
                      "cannot tell which bytes of this memory copy hold "
@@ -502,6 +506,8 @@ bool ReverseBuilder::finishShadowPhis() {
     for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K) {
       Value *In = Phi->getIncomingValue(K);
       Value *SIn = Shadows.lookup(In);
+      if (!SIn && isa<ConstantInt>(In)) // Pointer bits: no pointer, no shadow.
+        SIn = Constant::getNullValue(In->getType());
       if (!SIn)
         if (auto *C = dyn_cast<Constant>(In))
           SIn = shadowOfConstant(Ctx.M, C, /*ForReverse=*/true);

@@ -7,7 +7,7 @@
 // shadow memory.
 //
 //===----------------------------------------------------------------------===//
-#include "analysis/MemoryLayout.h"
+#include "analysis/TypeAnalysis.h"
 #include "modes/ConstantShadows.h"
 #include "modes/IRHelpers.h"
 #include "modes/ReverseBuilder.h"
@@ -193,6 +193,8 @@ bool ReverseBuilder::reverseStore(StoreInst &I) {
   Type *T = AA.derivativeType(Val);
   if (!AA.hasShadow(Ptr))
     return true;
+  if (AA.movesPointerBits(Val))
+    return true; // A pointer's bits: its shadow carries no adjoint.
   if (!isDifferentiableType(T)) {
     // An integer overwrote whatever was there, maybe a float whose adjoint
     // must not flow to the code before this store.
@@ -331,7 +333,6 @@ bool ReverseBuilder::reverseCustomCall(CallBase &I, const CustomRule &Rule,
 bool ReverseBuilder::reverseMemoryCall(CallBase &I, unsigned KindNumber) {
   auto Kind = CalleeKind(KindNumber);
   RuntimeFunctions &RT = Ctx.Runtime;
-  const DataLayout &DL = Ctx.M.getDataLayout();
   switch (Kind) {
   case CalleeKind::Malloc:
   case CalleeKind::Calloc:
@@ -343,8 +344,7 @@ bool ReverseBuilder::reverseMemoryCall(CallBase &I, unsigned KindNumber) {
     Value *Old = shadowInReverse(I.getArgOperand(0), &I);
     if (!New || !Old)
       return false;
-    auto Layout =
-        deduceMemoryLayout(DL, &I, I.getArgOperand(0), nullptr, &Ctx.ArgTypes);
+    auto Layout = Ctx.Types.layoutOfReallocation(I);
     if (!Layout) {
       Ctx.Diag.error(&I,
                      "cannot tell which bytes of this reallocated memory hold "
@@ -393,7 +393,7 @@ bool ReverseBuilder::reverseMemoryCall(CallBase &I, unsigned KindNumber) {
     Value *SS = shadowInReverse(Src, &I);
     if (!SS)
       return false;
-    auto Layout = deduceMemoryLayout(DL, Dst, Src, &I, &Ctx.ArgTypes);
+    auto Layout = Ctx.Types.layoutOfCopy(I);
     Value *Count = B.CreateUDiv(B.CreateZExtOrTrunc(Len, B.getInt64Ty()),
                                 B.getInt64(Layout->Stride));
     for (const FloatField &F : Layout->Floats)

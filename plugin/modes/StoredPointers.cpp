@@ -1,6 +1,7 @@
 //===- StoredPointers.cpp - Pointers without shadows reaching shadowed places
 //===//
 #include "modes/StoredPointers.h"
+#include "analysis/TypeAnalysis.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -9,20 +10,42 @@ using namespace llvm;
 
 namespace ad {
 
+/// The memory at \p Ptr is typed (accessed, allocated or tagged as
+/// something), and nothing read or written through it, or through any
+/// pointer the type analysis relates to it, is a float or a pointer: no
+/// derivative can flow through it, so no shadow of it is ever read.
+static bool holdsNoDerivatives(ADContext &Ctx, const Value *Ptr) {
+  MemoryTypes M = Ctx.Types.memoryAt(Ptr);
+  if (M.Truncated || M.facts().empty())
+    return false;
+  return none_of(M.facts(), [](const TypedBytes &F) {
+    return F.Kind != ByteKind::Integer;
+  });
+}
+
 Value *shadowForUnshadowedPointer(ADContext &Ctx, Value *Ptr, Instruction *At) {
   const Value *Base = getUnderlyingObject(Ptr);
   auto *GV = dyn_cast<GlobalVariable>(Base);
   bool Untracked = isa<Argument>(Base) || (GV && !GV->isConstant());
-  if (!Untracked)
+  if (!Untracked && holdsNoDerivatives(Ctx, Ptr))
     return Constant::getNullValue(Ptr->getType());
-  Ctx.Diag.error(At,
-                 "a pointer to memory without a shadow (" +
-                     Ctx.Diag.describe(*Base) +
-                     ", an __ad_const argument or a mutable global) is "
-                     "stored in or merged with differentiated memory, so "
-                     "derivatives read through it could not be tracked",
-                 "pass that memory as __ad_dup with a shadow, or declare a "
-                 "read-only global const");
+  if (Untracked)
+    Ctx.Diag.error(At,
+                   "a pointer to memory without a shadow (" +
+                       Ctx.Diag.describe(*Base) +
+                       ", an __ad_const argument or a mutable global) is "
+                       "stored in or merged with differentiated memory, so "
+                       "derivatives read through it could not be tracked",
+                   "pass that memory as __ad_dup with a shadow, or declare a "
+                   "read-only global const");
+  else
+    Ctx.Diag.error(At,
+                   "a pointer of unknown origin (" + Ctx.Diag.describe(*Base) +
+                       ") is stored in or merged with differentiated memory; "
+                       "it has no shadow, and nothing shows that no "
+                       "floating-point data or pointers are read through it",
+                   "pass differentiated memory as __ad_dup arguments, or "
+                   "allocate it inside the differentiated function");
   return nullptr;
 }
 

@@ -2,10 +2,14 @@
 //
 // A pointer that has no shadow can still reach a place where one is needed:
 // stored into differentiated memory, or merged in a phi with a differentiated
-// pointer. If it points to memory that holds no derivatives (an integer-only
-// local array), a null shadow is right. If it points to data the caller did
-// not give a shadow for (an __ad_const argument, a mutable global), any
-// derivative read through it later could not be tracked: that is an error.
+// pointer. Local memory (an alloca, a malloc) whose address goes there is
+// given a shadow by the activity analysis. If the pointer points to data
+// the caller did not give a shadow for (an __ad_const argument, a mutable
+// global), any derivative read through it later could not be tracked: that
+// is an error. A pointer of other origin (loaded from memory without a
+// shadow, returned by a function with no derivative) gets a null shadow
+// when the type analysis finds no float or pointer read or written through
+// it, and is an error otherwise.
 //
 //===----------------------------------------------------------------------===//
 #ifndef AD_MODES_STOREDPOINTERS_H

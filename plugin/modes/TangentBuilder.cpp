@@ -1,7 +1,7 @@
 //===- TangentBuilder.cpp - Forward mode
 //------------------------------------===//
 #include "modes/TangentBuilder.h"
-#include "analysis/MemoryLayout.h"
+#include "analysis/TypeAnalysis.h"
 #include "modes/ConstantShadows.h"
 #include "modes/IRHelpers.h"
 #include "modes/Preprocess.h"
@@ -23,7 +23,7 @@ namespace ad {
 
 TangentBuilder::TangentBuilder(ADContext &Ctx, const DerivativeSignature &Sig,
                                Function *Primal, Function *Tangent)
-    : Ctx(Ctx), Sig(Sig), Primal(Primal), NewF(Tangent), AA(*Primal, Sig.Args),
+    : Ctx(Ctx), Sig(Sig), Primal(Primal), NewF(Tangent), AA(*Primal, Sig.Args, Ctx.Types),
       B(Ctx.M.getContext()) {}
 
 bool TangentBuilder::build() {
@@ -47,7 +47,7 @@ bool TangentBuilder::build() {
   for (BasicBlock *BB : RPOT)
     for (PHINode &Phi : BB->phis()) {
       bool Varied = AA.isVaried(&Phi);
-      if (!Varied && !AA.hasShadow(&Phi))
+      if (!Varied && !AA.hasShadow(&Phi) && !AA.movesPointerBits(&Phi))
         continue;
       auto *ClonePhi = cast<PHINode>(VMap[&Phi]);
       PHINode *T =
@@ -99,7 +99,8 @@ bool TangentBuilder::visit(Instruction &I) {
   if (auto *LI = dyn_cast<LoadInst>(&I))
     return visitLoad(*LI);
 
-  bool Varied = AA.isVaried(&I), Shadowed = AA.hasShadow(&I);
+  bool Varied = AA.isVaried(&I),
+       Shadowed = AA.hasShadow(&I) || AA.movesPointerBits(&I);
   if (!Varied && !Shadowed) {
     // Bits of a float that pass through an integer (a type-punned copy)
     // keep their tangent bits.
@@ -190,6 +191,10 @@ bool TangentBuilder::visitShadowCopy(Instruction &I) {
   Instruction *S = Clone->clone();
   for (unsigned K = 0; K < I.getNumOperands(); ++K) {
     Value *Op = I.getOperand(K);
+    if (AA.movesPointerBits(Op)) { // A pointer's bits: its shadow's bits.
+      S->setOperand(K, tangentOf(Op));
+      continue;
+    }
     if (!Op->getType()->isPtrOrPtrVectorTy())
       continue;
     Value *Shadow = shadowOf(Op, &I);
@@ -207,7 +212,8 @@ bool TangentBuilder::visitLoad(LoadInst &I) {
   Value *Ptr = I.getPointerOperand();
   if (!AA.hasShadow(Ptr))
     return true;
-  bool Carries = AA.isVaried(&I) || AA.hasShadow(&I);
+  bool Carries =
+      AA.isVaried(&I) || AA.hasShadow(&I) || AA.movesPointerBits(&I);
   // An integer load from differentiated memory may be half of a type-punned
   // copy of a float: keep its tangent bits when they are stored or cast.
   if (!Carries && I.getType()->isIntegerTy())
@@ -415,8 +421,7 @@ bool TangentBuilder::visitMemoryCall(CallBase &I, unsigned KindNumber) {
       B.CreateMemSet(shadowOf(Dst, &I), B.getInt8(0),
                      cloneOf(I.getArgOperand(2)), MaybeAlign());
     } else if (SrcS) {
-      auto Layout = deduceMemoryLayout(Ctx.M.getDataLayout(), Src, Dst, &I,
-                                       &Ctx.ArgTypes);
+      auto Layout = Ctx.Types.layoutOfCopy(I);
       if (!Layout || !Layout->Floats.empty()) {
         Ctx.Diag.error(&I,
                        "differentiated memory is copied into memory that has "

@@ -64,6 +64,23 @@ bool checkSupportedConstructs(ADContext &Ctx, const ActivityAnalysis &AA,
                    "(the default) so that accesses carry their type");
     return false;
   }
+  if (const Instruction *I = AA.partialFloatCopy()) {
+    Ctx.Diag.error(I,
+                   "this copies part of a floating-point value as an "
+                   "integer (a byte-wise copy of a double, say); its "
+                   "derivative cannot be split into bytes",
+                   "copy whole values: assign, or use memcpy");
+    return false;
+  }
+  if (const Instruction *I = AA.floatsInInteger()) {
+    Ctx.Diag.error(I,
+                   "floating-point data is loaded as part of a wider "
+                   "integer (a small struct passed by value as one i64, say) "
+                   "and computed on or passed along as such; its derivative "
+                   "cannot follow",
+                   "pass such structs by pointer");
+    return false;
+  }
   if (const Instruction *I = firstScalable(F)) {
     Ctx.Diag.error(I,
                    "scalable vectors (sizes known only at run time) are not "

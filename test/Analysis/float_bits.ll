@@ -32,9 +32,13 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK-LABEL: reverse-mode call in 'caller' of 'f', parameters: shadowed shadowed shadowed shadowed
 ; CHECK-NEXT:  memory of f:
 ; CHECK-NEXT:    arg 0: element of 8 bytes: double@0
+; CHECK-NEXT:      facts: double@0 double@0 in [0,8)
 ; CHECK-NEXT:    arg 1: element of 8 bytes: double@0
-; CHECK-NEXT:    arg 2: element of 8 bytes: i64@0
-; CHECK-NEXT:    arg 3: element of 8 bytes: i64@0
+; CHECK-NEXT:      facts: double@0 double@0 in [0,8)
+; CHECK-NEXT:    arg 2: no floats or pointers
+; CHECK-NEXT:      facts: int64@0 int64@0 in [0,8)
+; CHECK-NEXT:    arg 3: no floats or pointers
+; CHECK-NEXT:      facts: int64@0 int64@0 in [0,8)
 ; CHECK-NEXT:    %v = load i64, ptr %x, align 4, !tbaa !0: bits of double
 ; CHECK-NEXT:    %u = load i64, ptr %y, align 4, !tbaa !0: bits of double
 ; CHECK-NOT:     %k
