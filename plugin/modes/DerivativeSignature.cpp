@@ -4,6 +4,7 @@
 #include "modes/DerivativeSignature.h"
 #include "analysis/ActivityAnalysis.h"
 #include "modes/IRHelpers.h"
+#include "rules/KnownFunctions.h"
 #include "llvm/IR/InstrTypes.h"
 
 using namespace llvm;
@@ -14,7 +15,7 @@ std::optional<DerivativeSignature>
 signatureForCall(const CallBase &I, const ActivityAnalysis &AA,
                  DerivativeKind Kind) {
   DerivativeSignature Callee;
-  Callee.Primal = I.getCalledFunction();
+  Callee.Primal = calledFunction(I);
   Callee.Kind = Kind;
   bool Any = false;
   for (const Use &U : I.args()) {

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "rules/MathRules.h"
+#include "rules/KnownFunctions.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Instructions.h"
@@ -373,7 +374,7 @@ const RuleIndex &index() {
 } // namespace
 
 const MathRule *lookupMathRule(const CallBase &Call) {
-  const Function *F = Call.getCalledFunction();
+  const Function *F = calledFunction(Call);
   if (!F)
     return nullptr;
   const RuleIndex &Idx = index();
