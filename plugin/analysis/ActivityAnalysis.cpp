@@ -6,6 +6,7 @@
 #include "modes/IRHelpers.h"
 #include "rules/KnownFunctions.h"
 #include "rules/MathRules.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/raw_ostream.h"
@@ -25,8 +26,9 @@ bool mayHoldDerivatives(Type *T) {
   return T->isIntegerTy(8);
 }
 
-ActivityAnalysis::ActivityAnalysis(Function &Fn, ArrayRef<Activity> Args)
-    : F(Fn) {
+ActivityAnalysis::ActivityAnalysis(Function &Fn, ArrayRef<Activity> Args,
+                                   const ShadowedGlobals *Globals)
+    : F(Fn), Globals(Globals && !Globals->Shadow.empty() ? Globals : nullptr) {
   ADPhaseTimer Timer(ADPhase::Activity);
   for (auto [Arg, Act] : zip(F.args(), Args)) {
     if (Act == Activity::Active && isDifferentiableType(Arg.getType()))
@@ -128,6 +130,18 @@ void ActivityAnalysis::keepOnlyUseful() {
     FPBits.erase(V);
     Unused.insert(V);
   }
+}
+
+bool ActivityAnalysis::isShadowedGlobalAddress(const Value *V) const {
+  if (!Globals || !isa<Constant>(V) || !V->getType()->isPointerTy())
+    return false;
+  auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(V));
+  return GV && Globals->Shadow.count(GV);
+}
+
+bool ActivityAnalysis::accessesShadowedGlobals(const CallBase &Call) const {
+  const Function *Callee = Globals ? calledFunction(Call) : nullptr;
+  return Callee && Globals->Accessors.count(Callee);
 }
 
 bool ActivityAnalysis::markVaried(const Value *V) {
@@ -282,7 +296,9 @@ bool ActivityAnalysis::visit(const Instruction &I) {
       return Changed;
     }
     case CalleeKind::Defined: {
-      bool AnyActive = false, AnyShadow = false;
+      // A callee that reads a shadowed global may return what it read, or
+      // a pointer into it.
+      bool AnyActive = accessesShadowedGlobals(*Call), AnyShadow = AnyActive;
       for (const Use &U : Call->args()) {
         AnyActive |= isVaried(U) || hasShadow(U);
         AnyShadow |= hasShadow(U);

@@ -24,9 +24,21 @@
 
 namespace ad {
 
+/// Mutable globals that differentiated code writes derivatives into, each
+/// given a shadow global (modes/MutableGlobals.h decides which). The
+/// analysis treats them as shadowed memory, and a call of a function that
+/// reads or writes one as carrying derivatives even without differentiated
+/// arguments: what it reads or overwrites there has a derivative.
+struct ShadowedGlobals {
+  llvm::DenseMap<const llvm::GlobalVariable *, llvm::GlobalVariable *> Shadow;
+  /// The functions that access one of them, directly or through calls.
+  llvm::DenseSet<const llvm::Function *> Accessors;
+};
+
 class ActivityAnalysis {
 public:
-  ActivityAnalysis(llvm::Function &F, llvm::ArrayRef<Activity> Args);
+  ActivityAnalysis(llvm::Function &F, llvm::ArrayRef<Activity> Args,
+                   const ShadowedGlobals *Globals = nullptr);
 
   /// V may depend on the active inputs and has a differentiable type, or is
   /// an integer holding the bits of such a floating-point value (see
@@ -49,7 +61,11 @@ public:
   /// mask, say): no derivative rule can follow that, so it is an error.
   const llvm::Instruction *fpBitsMisuse() const;
   /// V is a pointer with a shadow.
-  bool hasShadow(const llvm::Value *V) const { return Shadowed.count(V); }
+  bool hasShadow(const llvm::Value *V) const {
+    return Shadowed.count(V) || isShadowedGlobalAddress(V);
+  }
+  /// \p Call reaches a function that reads or writes a shadowed global.
+  bool accessesShadowedGlobals(const llvm::CallBase &Call) const;
 
   /// An inttoptr whose result is dereferenced in a function that turns a
   /// shadowed pointer into an integer: the rebuilt pointer has lost its
@@ -64,6 +80,8 @@ public:
   void print(llvm::raw_ostream &OS) const;
 
 private:
+  /// A constant address into a shadowed global (the global, a constant GEP).
+  bool isShadowedGlobalAddress(const llvm::Value *V) const;
   bool visitIntegerLoad(const llvm::LoadInst &LI);
   void keepOnlyUseful();
   bool visit(const llvm::Instruction &I);
@@ -72,6 +90,7 @@ private:
   bool markFPBits(const llvm::Value *V, llvm::Type *FPTy);
 
   const llvm::Function &F;
+  const ShadowedGlobals *Globals;
   llvm::DenseSet<const llvm::Value *> Varied;
   llvm::DenseSet<const llvm::Value *> Shadowed;
   llvm::DenseMap<const llvm::Value *, llvm::Type *> FPBits;

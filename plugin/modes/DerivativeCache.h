@@ -23,6 +23,8 @@
 
 namespace ad {
 
+struct ShadowedGlobals;
+
 struct SplitDerivative {
   llvm::Function *Augmented = nullptr;
   llvm::Function *Adjoint = nullptr;
@@ -38,6 +40,8 @@ struct ADContext {
   class DerivativeCache *Cache;
   /// What callers pass in pointer parameters (memory layouts at -O0).
   ArgumentTypes ArgTypes;
+  /// The mutable globals given shadows (MutableGlobals.h); none if null.
+  const ShadowedGlobals *Globals = nullptr;
 };
 
 class DerivativeCache {

@@ -27,7 +27,10 @@ signatureForCall(const CallBase &I, const ActivityAnalysis &AA,
     Any |= A != Activity::Const;
     Callee.Args.push_back(A);
   }
-  if (!Any)
+  // A callee that reads or writes a shadowed global needs its derivative
+  // even with no differentiated argument: what it reads there carries
+  // derivatives, and what it overwrites must lose them.
+  if (!Any && !AA.accessesShadowedGlobals(I))
     return std::nullopt;
   Type *RetTy = I.getType();
   Callee.ReturnActive = (isDifferentiableType(RetTy) && AA.isVaried(&I)) ||

@@ -23,8 +23,8 @@ namespace ad {
 
 TangentBuilder::TangentBuilder(ADContext &Ctx, const DerivativeSignature &Sig,
                                Function *Primal, Function *Tangent)
-    : Ctx(Ctx), Sig(Sig), Primal(Primal), NewF(Tangent), AA(*Primal, Sig.Args),
-      B(Ctx.M.getContext()) {}
+    : Ctx(Ctx), Sig(Sig), Primal(Primal), NewF(Tangent),
+      AA(*Primal, Sig.Args, Ctx.Globals), B(Ctx.M.getContext()) {}
 
 bool TangentBuilder::build() {
   if (!checkSupportedConstructs(Ctx, AA, *Primal))
