@@ -27,8 +27,10 @@ bool mayHoldDerivatives(Type *T) {
 }
 
 ActivityAnalysis::ActivityAnalysis(Function &Fn, ArrayRef<Activity> Args,
-                                   const TypeAnalysis &Types)
-    : F(Fn), Types(Types) {
+                                   const TypeAnalysis &Types,
+                                   const ShadowedGlobals *Globals)
+    : F(Fn), Types(Types),
+      Globals(Globals && !Globals->Shadow.empty() ? Globals : nullptr) {
   ADPhaseTimer Timer(ADPhase::Activity);
   for (auto [Arg, Act] : zip(F.args(), Args)) {
     if (Act == Activity::Active && isDifferentiableType(Arg.getType()))
@@ -134,6 +136,18 @@ void ActivityAnalysis::keepOnlyUseful() {
     FPBits.erase(V);
     Unused.insert(V);
   }
+}
+
+bool ActivityAnalysis::isShadowedGlobalAddress(const Value *V) const {
+  if (!Globals || !isa<Constant>(V) || !V->getType()->isPointerTy())
+    return false;
+  auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(V));
+  return GV && Globals->Shadow.count(GV);
+}
+
+bool ActivityAnalysis::accessesShadowedGlobals(const CallBase &Call) const {
+  const Function *Callee = Globals ? calledFunction(Call) : nullptr;
+  return Callee && Globals->Accessors.count(Callee);
 }
 
 bool ActivityAnalysis::markVaried(const Value *V) {
@@ -330,7 +344,9 @@ bool ActivityAnalysis::visit(const Instruction &I) {
       return Changed;
     }
     case CalleeKind::Defined: {
-      bool AnyActive = false, AnyShadow = false;
+      // A callee that reads a shadowed global may return what it read, or
+      // a pointer into it.
+      bool AnyActive = accessesShadowedGlobals(*Call), AnyShadow = AnyActive;
       for (const Use &U : Call->args()) {
         AnyActive |= isVaried(U) || hasShadow(U) || movesPointerBits(U);
         AnyShadow |= hasShadow(U) || movesPointerBits(U);

@@ -26,11 +26,23 @@ namespace ad {
 
 class TypeAnalysis;
 
+/// Mutable globals that differentiated code writes derivatives into, each
+/// given a shadow global (modes/MutableGlobals.h decides which). The
+/// analysis treats them as shadowed memory, and a call of a function that
+/// reads or writes one as carrying derivatives even without differentiated
+/// arguments: what it reads or overwrites there has a derivative.
+struct ShadowedGlobals {
+  llvm::DenseMap<const llvm::GlobalVariable *, llvm::GlobalVariable *> Shadow;
+  /// The functions that access one of them, directly or through calls.
+  llvm::DenseSet<const llvm::Function *> Accessors;
+};
+
 class ActivityAnalysis {
 public:
   /// \p Types answers what integer copies move (see TypeAnalysis.h).
   ActivityAnalysis(llvm::Function &F, llvm::ArrayRef<Activity> Args,
-                   const TypeAnalysis &Types);
+                   const TypeAnalysis &Types,
+                   const ShadowedGlobals *Globals = nullptr);
 
   /// V may depend on the active inputs and has a differentiable type, or is
   /// an integer holding the bits of such a floating-point value (see
@@ -53,7 +65,11 @@ public:
   /// mask, say): no derivative rule can follow that, so it is an error.
   const llvm::Instruction *fpBitsMisuse() const;
   /// V is a pointer with a shadow.
-  bool hasShadow(const llvm::Value *V) const { return Shadowed.count(V); }
+  bool hasShadow(const llvm::Value *V) const {
+    return Shadowed.count(V) || isShadowedGlobalAddress(V);
+  }
+  /// \p Call reaches a function that reads or writes a shadowed global.
+  bool accessesShadowedGlobals(const llvm::CallBase &Call) const;
 
   /// An inttoptr whose result is dereferenced in a function that turns a
   /// shadowed pointer into an integer: the rebuilt pointer has lost its
@@ -89,6 +105,8 @@ public:
   void print(llvm::raw_ostream &OS) const;
 
 private:
+  /// A constant address into a shadowed global (the global, a constant GEP).
+  bool isShadowedGlobalAddress(const llvm::Value *V) const;
   bool visitIntegerLoad(const llvm::LoadInst &LI);
   bool markPointerBits(const llvm::Value *V);
   /// Gives the local allocation \p Ptr points into a shadow.
@@ -101,6 +119,7 @@ private:
 
   const llvm::Function &F;
   const TypeAnalysis &Types;
+  const ShadowedGlobals *Globals;
   llvm::DenseSet<const llvm::Value *> Varied;
   llvm::DenseSet<const llvm::Value *> Shadowed;
   llvm::DenseMap<const llvm::Value *, llvm::Type *> FPBits;

@@ -1,6 +1,7 @@
 //===- ArgumentTypes.cpp - What callers pass in a pointer parameter
 //--------===//
 #include "analysis/ArgumentTypes.h"
+#include "rules/KnownFunctions.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -15,7 +16,7 @@ void ArgumentTypes::addCallsIn(Module &M) {
     for (BasicBlock &BB : F)
       for (Instruction &I : BB)
         if (auto *Call = dyn_cast<CallBase>(&I))
-          if (Function *Callee = Call->getCalledFunction();
+          if (Function *Callee = calledFunction(*Call);
               Callee && !Callee->isDeclaration())
             addCall(Callee, SmallVector<Value *, 4>(Call->args()));
 }

@@ -18,6 +18,7 @@
 #include "driver/TimeReport.h"
 #include "modes/DerivativeCache.h"
 #include "modes/IRHelpers.h"
+#include "modes/MutableGlobals.h"
 #include "rules/CustomRules.h"
 #include "rules/RuleTable.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -200,8 +201,19 @@ void remarkRuleTable(Function &At, const RuleTable &Rules) {
   });
 }
 
+/// Zeroes the shadows of the mutable globals a derivative used: what they
+/// hold when it returns (tangents or adjoints of the globals' final and
+/// initial values) must not reach the next call (MutableGlobals.h).
+void resetShadows(IRBuilder<> &B, ArrayRef<GlobalVariable *> Shadows) {
+  for (GlobalVariable *S : Shadows)
+    B.CreateMemSet(S, B.getInt8(0),
+                   S->getDataLayout().getTypeAllocSize(S->getValueType()),
+                   S->getAlign());
+}
+
 bool lowerReverse(EntryPointCall &EP, DerivativeCache &Cache,
-                  DiagnosticReporter &Diag) {
+                  DiagnosticReporter &Diag,
+                  ArrayRef<GlobalVariable *> ResetAfter) {
   DerivativeSignature Sig;
   Sig.Primal = EP.Fn;
   Sig.Kind = DerivativeKind::Gradient;
@@ -225,6 +237,7 @@ bool lowerReverse(EntryPointCall &EP, DerivativeCache &Cache,
     Args.push_back(onesOf(RetTy));
   IRBuilder<> B(EP.Call);
   CallInst *R = B.CreateCall(G, Args);
+  resetShadows(B, ResetAfter);
   // The adjoints in parameter order: __ad_out scalars come back from the
   // gradient, structs passed by value in their shadows.
   SmallVector<Value *, 4> Adjoints;
@@ -239,7 +252,8 @@ bool lowerReverse(EntryPointCall &EP, DerivativeCache &Cache,
 }
 
 bool lowerForward(EntryPointCall &EP, DerivativeCache &Cache,
-                  DiagnosticReporter &Diag) {
+                  DiagnosticReporter &Diag,
+                  ArrayRef<GlobalVariable *> ResetAfter) {
   DerivativeSignature Sig;
   Sig.Primal = EP.Fn;
   Sig.Kind = DerivativeKind::Tangent;
@@ -260,6 +274,7 @@ bool lowerForward(EntryPointCall &EP, DerivativeCache &Cache,
   Args.append(EP.Derivatives);
   IRBuilder<> B(EP.Call);
   CallInst *R = B.CreateCall(T, Args);
+  resetShadows(B, ResetAfter);
   SmallVector<Value *, 1> Tangent;
   if (Sig.ReturnActive)
     Tangent.push_back(B.CreateExtractValue(R, 1));
@@ -347,14 +362,29 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
     }
   }
 
+  // Mutable globals that differentiated code keeps state in get shadows,
+  // decided for all calls at once (their activities depend on each other).
+  MutableGlobals Globals(Ctx);
+  {
+    SmallVector<DifferentiatedRoot, 8> Roots;
+    for (std::optional<EntryPointCall> &EP : Parsed)
+      if (EP)
+        Roots.push_back({EP->Call, EP->Fn, EP->Activities});
+    Globals.analyze(Roots);
+    Ctx.Globals = &Globals.shadowed();
+  }
+
   for (auto [Index, CallAndKind] : enumerate(Calls)) {
     auto [Call, Kind] = CallAndKind;
     std::optional<EntryPointCall> &EP = Parsed[Index];
     bool Ok = false;
     unsigned SynthesizedBefore = Cache.synthesizedCount();
-    if (EP)
-      Ok = Kind == EntryPointKind::Reverse ? lowerReverse(*EP, Cache, Diag)
-                                           : lowerForward(*EP, Cache, Diag);
+    if (EP && !Globals.failed(Call)) {
+      ArrayRef<GlobalVariable *> Reset = Globals.shadowsToReset(Call);
+      Ok = Kind == EntryPointKind::Reverse
+               ? lowerReverse(*EP, Cache, Diag, Reset)
+               : lowerForward(*EP, Cache, Diag, Reset);
+    }
     if (Ok)
       remarkDerivative(*EP, Cache.synthesizedCount() - SynthesizedBefore);
     if (!Ok && !Call->getType()->isVoidTy())
@@ -368,6 +398,8 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
     Call->eraseFromParent();
   }
   eraseDeadMarkers(M);
+  Globals.finish();
+  Ctx.Globals = nullptr;
   for (Function *F : EntryPoints)
     if (F->use_empty())
       F->eraseFromParent();

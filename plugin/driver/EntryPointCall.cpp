@@ -1,6 +1,7 @@
 //===- EntryPointCall.cpp - Reading a call to __ad_autodiff / __ad_fwddiff --===//
 #include "driver/EntryPointCall.h"
 #include "modes/IRHelpers.h"
+#include "rules/KnownFunctions.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Analysis/ConstantFolding.h"
 #include "llvm/IR/GlobalAlias.h"
@@ -55,10 +56,8 @@ namespace {
 /// function, or an entry of a constant table of functions.
 Function *resolveFunction(Value *V, const DataLayout &DL, unsigned Depth = 0) {
   V = V->stripPointerCasts();
-  if (auto *F = dyn_cast<Function>(V))
+  if (Function *F = namedFunction(V))
     return F;
-  if (auto *GA = dyn_cast<GlobalAlias>(V))
-    return dyn_cast<Function>(GA->getAliaseeObject());
   auto *LI = dyn_cast<LoadInst>(V);
   if (!LI || Depth > 4)
     return nullptr;
@@ -129,6 +128,15 @@ std::optional<EntryPointCall> Parser::parse() {
     Result.SRet = Call.getArgOperand(Pos++);
   Value *Target = next();
   Result.Fn = Target ? resolveFunction(Target, Call.getDataLayout()) : nullptr;
+  if (const GlobalAlias *GA =
+          Target && !Result.Fn ? interposableAlias(Target) : nullptr) {
+    fail("'" + demangle(GA->getName()) +
+             "' is an alias that may be replaced at link time (weak), so "
+             "the function it names need not be the one called",
+         "differentiate the function the alias names, or make the alias "
+         "strong");
+    return std::nullopt;
+  }
   if (!Result.Fn) {
     fail("the first argument is not a function",
          "pass the function to differentiate, e.g. __ad_autodiff((void *)f, ...)");

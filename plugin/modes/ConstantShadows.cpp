@@ -43,9 +43,8 @@ bool onlyRead(const Value *V, SmallPtrSetImpl<const Value *> &Seen) {
   return true;
 }
 
-/// A global that differentiated code can only read: declared constant, or
-/// private to this module with no store, memset or escaping use (-O0 keeps
-/// "static double table[]" mutable; -O1 and up mark it constant themselves).
+} // namespace
+
 bool isReadOnlyGlobal(const GlobalVariable *GV) {
   if (GV->isConstant())
     return true;
@@ -54,6 +53,8 @@ bool isReadOnlyGlobal(const GlobalVariable *GV) {
   SmallPtrSet<const Value *, 16> Seen;
   return onlyRead(GV, Seen);
 }
+
+namespace {
 
 /// The shadow's initial contents: zero, except that pointers inside the
 /// initializer point to the shadows of their targets. A pointer to memory
@@ -95,6 +96,10 @@ Constant *shadowOfConstant(Module &M, Constant *C, bool ForReverse) {
   if (isa<UndefValue>(C))
     return PoisonValue::get(C->getType());
   if (auto *GV = dyn_cast<GlobalVariable>(C)) {
+    // A mutable global that differentiated code writes derivatives into has
+    // one shadow for both modes (MutableGlobals.h).
+    if (GlobalVariable *S = mutableGlobalShadow(*GV))
+      return S;
     if (!isReadOnlyGlobal(GV))
       return nullptr;
     std::string Name =
@@ -126,6 +131,14 @@ Constant *shadowOfConstant(Module &M, Constant *C, bool ForReverse) {
     return CE->getWithOperands(Ops);
   }
   return nullptr;
+}
+
+GlobalVariable *mutableGlobalShadow(const GlobalVariable &GV) {
+  if (!GV.hasName())
+    return nullptr;
+  const Module *M = GV.getParent();
+  return const_cast<Module *>(M)->getNamedGlobal(
+      (GV.getName() + MutableShadowSuffix).str());
 }
 
 bool hasConstantShadow(const Value *V) {

@@ -24,6 +24,8 @@
 
 namespace ad {
 
+struct ShadowedGlobals;
+
 struct SplitDerivative {
   llvm::Function *Augmented = nullptr;
   llvm::Function *Adjoint = nullptr;
@@ -41,6 +43,8 @@ struct ADContext {
   ArgumentTypes ArgTypes;
   /// What the bytes of memory hold (memcpy layouts, integer copies).
   TypeAnalysis Types{M.getDataLayout(), &ArgTypes};
+  /// The mutable globals given shadows (MutableGlobals.h); none if null.
+  const ShadowedGlobals *Globals = nullptr;
 };
 
 class DerivativeCache {

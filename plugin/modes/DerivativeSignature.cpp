@@ -4,6 +4,7 @@
 #include "modes/DerivativeSignature.h"
 #include "analysis/ActivityAnalysis.h"
 #include "modes/IRHelpers.h"
+#include "rules/KnownFunctions.h"
 #include "llvm/IR/InstrTypes.h"
 
 using namespace llvm;
@@ -14,7 +15,7 @@ std::optional<DerivativeSignature>
 signatureForCall(const CallBase &I, const ActivityAnalysis &AA,
                  DerivativeKind Kind) {
   DerivativeSignature Callee;
-  Callee.Primal = I.getCalledFunction();
+  Callee.Primal = calledFunction(I);
   Callee.Kind = Kind;
   bool Any = false;
   for (const Use &U : I.args()) {
@@ -27,7 +28,10 @@ signatureForCall(const CallBase &I, const ActivityAnalysis &AA,
     Any |= A != Activity::Const;
     Callee.Args.push_back(A);
   }
-  if (!Any)
+  // A callee that reads or writes a shadowed global needs its derivative
+  // even with no differentiated argument: what it reads there carries
+  // derivatives, and what it overwrites must lose them.
+  if (!Any && !AA.accessesShadowedGlobals(I))
     return std::nullopt;
   Type *RetTy = I.getType();
   Callee.ReturnActive = (isDifferentiableType(RetTy) && AA.isVaried(&I)) ||

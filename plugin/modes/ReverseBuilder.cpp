@@ -40,8 +40,8 @@ ReverseBuilder::ReverseBuilder(ADContext &Ctx, const DerivativeSignature &Sig,
                                Function *Primal, Function *Forward,
                                Function *Reverse)
     : Ctx(Ctx), Sig(Sig), Primal(Primal), FwdF(Forward), RevF(Reverse),
-      Combined(Forward == Reverse), AA(*Primal, Sig.Args, Ctx.Types), DT(*Primal), LI(DT),
-      Counted(Ctx.Cache->countedLoops(Primal)),
+      Combined(Forward == Reverse), AA(*Primal, Sig.Args, Ctx.Types, Ctx.Globals),
+      DT(*Primal), LI(DT), Counted(Ctx.Cache->countedLoops(Primal)),
       Bounds(Ctx.Cache->iterationBounds(Primal)), B(Ctx.M.getContext()) {
   RecordAlign = recordAlignFor(*Primal, Ctx.FAM);
   for (auto &[Header, CL] : Counted)

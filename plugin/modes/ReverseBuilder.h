@@ -49,6 +49,7 @@ bool mayWrite(llvm::AAResults &AAR, llvm::Instruction *W,
               const llvm::MemoryLocation &Loc);
 
 struct CustomRule;
+struct MathRule;
 
 class ReverseBuilder {
 public:
@@ -92,7 +93,8 @@ private:
 
   // --- Adjoints of instructions (ReverseInstructions.cpp) ---
   bool reverseVisit(llvm::Instruction &I);
-  bool reverseArithmetic(llvm::Instruction &I, llvm::Value *DY);
+  bool reverseByRule(llvm::Instruction &I, const MathRule &Rule,
+                     llvm::Value *DY);
   bool reverseStructural(llvm::Instruction &I, llvm::Value *DY);
   bool reverseCall(llvm::CallBase &I, llvm::Value *DY);
   bool reverseCallToDefined(llvm::CallBase &I);

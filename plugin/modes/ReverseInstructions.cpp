@@ -22,24 +22,6 @@ using namespace llvm;
 
 namespace ad {
 
-/// partial * DY, skipping the multiplication by the constants 1 and -1.
-static Value *scale(IRBuilderBase &B, Value *Partial, Value *DY) {
-  if (auto *C = dyn_cast<ConstantFP>(Partial)) {
-    if (C->isExactlyValue(1.0))
-      return DY;
-    if (C->isExactlyValue(-1.0))
-      return B.CreateFNeg(DY);
-  }
-  if (auto *C = dyn_cast<Constant>(Partial))
-    if (auto *S = dyn_cast_or_null<ConstantFP>(C->getSplatValue())) {
-      if (S->isExactlyValue(1.0))
-        return DY;
-      if (S->isExactlyValue(-1.0))
-        return B.CreateFNeg(DY);
-    }
-  return B.CreateFMul(Partial, DY);
-}
-
 bool ReverseBuilder::reverseVisit(Instruction &I) {
   if (auto *SI = dyn_cast<StoreInst>(&I))
     return reverseStore(*SI);
@@ -68,22 +50,24 @@ bool ReverseBuilder::reverseVisit(Instruction &I) {
     accumulateIntoMemory(B, SP, DY, LI->getAlign());
     return true;
   }
-  if (lookupInstructionRule(I.getOpcode()))
-    return reverseArithmetic(I, DY);
+  if (const MathRule *Rule = lookupInstructionRule(I.getOpcode()))
+    return reverseByRule(I, *Rule, DY);
   return reverseStructural(I, DY);
 }
 
-bool ReverseBuilder::reverseArithmetic(Instruction &I, Value *DY) {
-  const MathRule *Rule = lookupInstructionRule(I.getOpcode());
+/// Adds partial * DY to each varied argument's adjoint (the arguments of a
+/// call are its first operands, so instructions and calls share this).
+bool ReverseBuilder::reverseByRule(Instruction &I, const MathRule &Rule,
+                                   Value *DY) {
   auto Primal = [&](int K) -> Value * {
     return primalInReverse(K == Result ? &I : I.getOperand(K));
   };
-  for (unsigned K = 0; K < Rule->NumDiffArgs; ++K) {
+  for (unsigned K = 0; K < Rule.NumDiffArgs; ++K) {
     Value *Op = I.getOperand(K);
     if (!AA.isVaried(Op))
       continue;
-    if (Value *Partial = Rule->Partial(B, K, Primal, I.getType()))
-      addAdjoint(Op, scale(B, Partial, DY));
+    if (Value *Term = partialTerm(B, Rule, K, Primal, I.getType(), DY))
+      addAdjoint(Op, Term);
   }
   return true;
 }
@@ -250,19 +234,7 @@ bool ReverseBuilder::reverseCall(CallBase &I, Value *DY) {
   CalleeInfo Info = classifyCallee(I);
   switch (Info.Kind) {
   case CalleeKind::Math: {
-    if (!DY)
-      return true;
-    auto Primal = [&](int K) -> Value * {
-      return primalInReverse(K == Result ? &I : I.getArgOperand(K));
-    };
-    for (unsigned K = 0; K < Info.Rule->NumDiffArgs; ++K) {
-      Value *Op = I.getArgOperand(K);
-      if (!AA.isVaried(Op))
-        continue;
-      if (Value *Partial = Info.Rule->Partial(B, K, Primal, I.getType()))
-        addAdjoint(Op, scale(B, Partial, DY));
-    }
-    return true;
+    return !DY || reverseByRule(I, *Info.Rule, DY);
   }
   case CalleeKind::FPReduction: {
     if (!DY)
@@ -278,10 +250,10 @@ bool ReverseBuilder::reverseCall(CallBase &I, Value *DY) {
     Value *PRes = NeedsPrimal ? primalInReverse(&I) : nullptr;
     ReductionPartials P = reductionPartials(B, ID, Start, PVec, PRes);
     auto *VT = cast<FixedVectorType>(Vec->getType());
-    addAdjoint(
-        Vec, scale(B, P.Vector, B.CreateVectorSplat(VT->getNumElements(), DY)));
+    addAdjoint(Vec, guardedTerm(B, P.Guard, P.Vector,
+                                B.CreateVectorSplat(VT->getNumElements(), DY)));
     if (VecOp)
-      addAdjoint(I.getArgOperand(0), scale(B, P.Start, DY));
+      addAdjoint(I.getArgOperand(0), guardedTerm(B, P.Guard, P.Start, DY));
     return true;
   }
   case CalleeKind::MaskedLoad:

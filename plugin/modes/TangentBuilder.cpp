@@ -23,8 +23,8 @@ namespace ad {
 
 TangentBuilder::TangentBuilder(ADContext &Ctx, const DerivativeSignature &Sig,
                                Function *Primal, Function *Tangent)
-    : Ctx(Ctx), Sig(Sig), Primal(Primal), NewF(Tangent), AA(*Primal, Sig.Args, Ctx.Types),
-      B(Ctx.M.getContext()) {}
+    : Ctx(Ctx), Sig(Sig), Primal(Primal), NewF(Tangent),
+      AA(*Primal, Sig.Args, Ctx.Types, Ctx.Globals), B(Ctx.M.getContext()) {}
 
 bool TangentBuilder::build() {
   if (!checkSupportedConstructs(Ctx, AA, *Primal))
@@ -128,21 +128,7 @@ bool TangentBuilder::visit(Instruction &I) {
     return visitShadowCopy(I);
 
   if (const MathRule *Rule = lookupInstructionRule(I.getOpcode())) {
-    auto Primal = [&](int K) -> Value * {
-      return K == Result ? Clone : Clone->getOperand(K);
-    };
-    Value *Sum = nullptr;
-    for (unsigned K = 0; K < Rule->NumDiffArgs; ++K) {
-      Value *Op = I.getOperand(K);
-      if (!AA.isVaried(Op))
-        continue;
-      Value *Partial = Rule->Partial(B, K, Primal, I.getType());
-      if (!Partial)
-        continue;
-      Value *Term = B.CreateFMul(Partial, tangentOf(Op));
-      Sum = Sum ? B.CreateFAdd(Sum, Term) : Term;
-    }
-    Tangents[&I] = Sum ? Sum : Constant::getNullValue(I.getType());
+    Tangents[&I] = tangentByRule(I, *Rule);
     return true;
   }
 
@@ -292,6 +278,25 @@ bool TangentBuilder::visitMaskedAccess(CallBase &I) {
   return true;
 }
 
+/// The sum over the varied arguments of partial * tangent (the arguments of a
+/// call are its first operands, so instructions and calls share this).
+Value *TangentBuilder::tangentByRule(Instruction &I, const MathRule &Rule) {
+  auto *Clone = cast<Instruction>(VMap[&I]);
+  auto Primal = [&](int K) -> Value * {
+    return K == Result ? Clone : Clone->getOperand(K);
+  };
+  Value *Sum = nullptr;
+  for (unsigned K = 0; K < Rule.NumDiffArgs; ++K) {
+    Value *Op = I.getOperand(K);
+    if (!AA.isVaried(Op))
+      continue;
+    if (Value *Term =
+            partialTerm(B, Rule, K, Primal, I.getType(), tangentOf(Op)))
+      Sum = Sum ? B.CreateFAdd(Sum, Term) : Term;
+  }
+  return Sum ? Sum : Constant::getNullValue(I.getType());
+}
+
 bool TangentBuilder::visitCall(CallBase &I) {
   CalleeInfo Info = classifyCallee(I);
   auto *Clone = cast<CallBase>(VMap[&I]);
@@ -300,23 +305,8 @@ bool TangentBuilder::visitCall(CallBase &I) {
   case CalleeKind::Inactive:
     return true;
   case CalleeKind::Math: {
-    if (!AA.isVaried(&I))
-      return true;
-    auto Primal = [&](int K) -> Value * {
-      return K == Result ? Clone : Clone->getArgOperand(K);
-    };
-    Value *Sum = nullptr;
-    for (unsigned K = 0; K < Info.Rule->NumDiffArgs; ++K) {
-      Value *Op = I.getArgOperand(K);
-      if (!AA.isVaried(Op))
-        continue;
-      Value *Partial = Info.Rule->Partial(B, K, Primal, I.getType());
-      if (!Partial)
-        continue;
-      Value *Term = B.CreateFMul(Partial, tangentOf(Op));
-      Sum = Sum ? B.CreateFAdd(Sum, Term) : Term;
-    }
-    Tangents[&I] = Sum ? Sum : Constant::getNullValue(I.getType());
+    if (AA.isVaried(&I))
+      Tangents[&I] = tangentByRule(I, *Info.Rule);
     return true;
   }
   case CalleeKind::FPReduction: {
@@ -327,12 +317,14 @@ bool TangentBuilder::visitCall(CallBase &I) {
     Value *Start = VecOp ? Clone->getArgOperand(0) : nullptr;
     ReductionPartials P =
         reductionPartials(B, ID, Start, Clone->getArgOperand(VecOp), Clone);
-    Value *DVec = B.CreateFMul(P.Vector, tangentOf(I.getArgOperand(VecOp)));
+    Value *DVec =
+        guardedTerm(B, P.Guard, P.Vector, tangentOf(I.getArgOperand(VecOp)));
     Value *T =
         B.CreateIntrinsic(Intrinsic::vector_reduce_fadd, {DVec->getType()},
                           {ConstantFP::getNegativeZero(I.getType()), DVec});
     if (VecOp && AA.isVaried(I.getArgOperand(0)))
-      T = B.CreateFAdd(T, B.CreateFMul(P.Start, tangentOf(I.getArgOperand(0))));
+      T = B.CreateFAdd(
+          T, guardedTerm(B, P.Guard, P.Start, tangentOf(I.getArgOperand(0))));
     Tangents[&I] = T;
     return true;
   }

@@ -20,6 +20,7 @@
 namespace ad {
 
 struct CustomRule;
+struct MathRule;
 
 class TangentBuilder {
 public:
@@ -44,6 +45,7 @@ private:
 
   bool visit(llvm::Instruction &Orig);
   bool visitCall(llvm::CallBase &Orig);
+  llvm::Value *tangentByRule(llvm::Instruction &Orig, const MathRule &Rule);
   bool visitCallToDefined(llvm::CallBase &Orig);
   bool visitCustomCall(llvm::CallBase &Orig, const CustomRule &Rule);
   bool visitMemoryCall(llvm::CallBase &Orig, unsigned Kind);

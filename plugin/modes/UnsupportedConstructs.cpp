@@ -1,6 +1,9 @@
 //===- UnsupportedConstructs.cpp - What neither mode can differentiate
 //-----===//
 #include "modes/UnsupportedConstructs.h"
+#include "rules/KnownFunctions.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/Instructions.h"
 
 using namespace llvm;
@@ -36,8 +39,40 @@ static const Instruction *firstScalable(const Function &F) {
   return nullptr;
 }
 
+/// A call with derivatives in or out whose callee is an alias that may be
+/// replaced at link time (calledFunction does not look through it), and
+/// that alias.
+static std::pair<const CallBase *, const GlobalAlias *>
+activeCallOfInterposableAlias(const ActivityAnalysis &AA, const Function &F) {
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB) {
+      auto *Call = dyn_cast<CallBase>(&I);
+      if (!Call || Call->isInlineAsm())
+        continue;
+      const GlobalAlias *GA = interposableAlias(Call->getCalledOperand());
+      if (!GA)
+        continue;
+      bool Active = AA.isVaried(Call) || AA.hasShadow(Call);
+      for (const Use &U : Call->args())
+        Active |= AA.isVaried(U) || AA.hasShadow(U);
+      if (Active)
+        return {Call, GA};
+    }
+  return {nullptr, nullptr};
+}
+
 bool checkSupportedConstructs(ADContext &Ctx, const ActivityAnalysis &AA,
                               Function &F) {
+  if (auto [Call, GA] = activeCallOfInterposableAlias(AA, F); Call) {
+    Ctx.Diag.error(Call,
+                   "call to '" + demangle(GA->getName()) +
+                       "', an alias that may be replaced at link time "
+                       "(weak), so the function it names need not be the "
+                       "one called",
+                   "call the function the alias names, or make the alias "
+                   "strong");
+    return false;
+  }
   if (const Instruction *I = AA.fpBitsMisuse()) {
     Ctx.Diag.error(I,
                    Twine("the bits of a differentiated floating-point value "

@@ -1,6 +1,7 @@
 //===- CustomRules.cpp - Derivative rules registered by user code ---------===//
 #include "rules/CustomRules.h"
 #include "driver/Diagnostics.h"
+#include "rules/KnownFunctions.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
@@ -37,7 +38,7 @@ SmallVector<Function *, 2> namedFunctions(const GlobalVariable &GV) {
   SmallVector<Function *, 2> Fns;
   if (auto *Init = dyn_cast<ConstantArray>(GV.getInitializer()))
     for (const Use &Op : Init->operands())
-      Fns.push_back(dyn_cast<Function>(Op.get()->stripPointerCasts()));
+      Fns.push_back(namedFunction(Op.get()));
   return Fns;
 }
 
@@ -107,7 +108,7 @@ Function *checkedRule(const CallBase &Call, const CustomRule &Rule,
                       RuleMode Mode,
                       function_ref<bool(const Value *)> HasShadow,
                       DiagnosticReporter &Diag) {
-  const Function *F = Call.getCalledFunction();
+  const Function *F = calledFunction(Call);
   FunctionType *FT = Call.getFunctionType();
   bool Forward = Mode == RuleMode::Forward;
   std::string Name = "'" + demangle(F->getName()) + "'";

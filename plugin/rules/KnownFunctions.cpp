@@ -6,6 +6,7 @@
 #include "rules/RuleTable.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/IntrinsicInst.h"
 
 using namespace llvm;
@@ -152,7 +153,38 @@ CalleeInfo classifyIntrinsic(const CallBase &Call, Intrinsic::ID ID) {
   return {TouchesFP ? CalleeKind::Unknown : CalleeKind::NoEffect};
 }
 
+/// Follows pointer casts and aliases from \p V; stops at anything else,
+/// which is returned (a function, an interposable alias, an indirect callee).
+const Value *followAliases(const Value *V) {
+  // The verifier rejects cyclic aliases; the bound only keeps this total.
+  for (unsigned Depth = 0; Depth < 16; ++Depth) {
+    V = V->stripPointerCasts();
+    auto *GA = dyn_cast<GlobalAlias>(V);
+    if (!GA || GA->isInterposable())
+      return V;
+    V = GA->getAliasee();
+  }
+  return V;
+}
+
 } // namespace
+
+Function *namedFunction(const Value *V) {
+  return const_cast<Function *>(dyn_cast<Function>(followAliases(V)));
+}
+
+Function *calledFunction(const CallBase &Call) {
+  if (Function *F = Call.getCalledFunction())
+    return F;
+  if (Call.isInlineAsm())
+    return nullptr;
+  Function *F = namedFunction(Call.getCalledOperand());
+  return F && F->getFunctionType() == Call.getFunctionType() ? F : nullptr;
+}
+
+const GlobalAlias *interposableAlias(const Value *V) {
+  return dyn_cast<GlobalAlias>(followAliases(V));
+}
 
 CalleeInfo classifyCallee(const CallBase &Call) {
   if (RuleTable *Table = RuleTable::active())
@@ -161,9 +193,7 @@ CalleeInfo classifyCallee(const CallBase &Call) {
 }
 
 CalleeInfo resolveCallee(const CallBase &Call, const CustomRules *Custom) {
-  if (Call.isInlineAsm())
-    return {CalleeKind::Unknown};
-  const Function *F = Call.getCalledFunction();
+  const Function *F = calledFunction(Call);
   if (!F)
     return {CalleeKind::Unknown};
   // The user's word overrides every built-in row.

@@ -14,6 +14,10 @@
 
 #include "llvm/IR/InstrTypes.h"
 
+namespace llvm {
+class GlobalAlias;
+} // namespace llvm
+
 namespace ad {
 
 struct MathRule;
@@ -45,6 +49,25 @@ struct CalleeInfo {
   const MathRule *Rule = nullptr;     ///< Set for Math.
   const CustomRule *Custom = nullptr; ///< Set for Custom.
 };
+
+/// The function \p Call reaches: its direct callee, or the function that a
+/// chain of aliases names. Clang emits a constructor or destructor defined
+/// out of line as an alias (the complete-object C1/D1 of the base-object
+/// C2/D2), and __attribute__((alias)) makes one of any function. An alias
+/// that may be replaced at link time (weak, linkonce: isInterposable) is not
+/// looked through, since the function it names here need not be the one the
+/// program calls. nullptr for an indirect call, inline assembly, or a callee
+/// whose type is not the call's. Every place that asks which function a call
+/// reaches (classification, the derivative cache, argument typing) asks this.
+llvm::Function *calledFunction(const llvm::CallBase &Call);
+
+/// The function \p V names, through pointer casts and the aliases that
+/// calledFunction looks through; nullptr otherwise.
+llvm::Function *namedFunction(const llvm::Value *V);
+
+/// The alias that may be replaced at link time where namedFunction stops on
+/// its way from \p V; nullptr if it stops at no such alias.
+const llvm::GlobalAlias *interposableAlias(const llvm::Value *V);
 
 /// What \p Call's callee is. Inside a RuleTable::Scope (the pass and the
 /// printers open one per module) the answer comes from the table, indexed

@@ -6,17 +6,35 @@
 //
 //===----------------------------------------------------------------------===//
 #include "rules/MathRules.h"
+#include "rules/KnownFunctions.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
 #include <cmath>
 
 using namespace llvm;
 
 namespace ad {
 namespace {
+
+enum class StrongZero { Off, Rows, All };
+
+cl::opt<StrongZero> StrongZeroMode(
+    "ad-strong-zero",
+    cl::desc("Which terms partial * derivative give an exact 0 when a factor "
+             "is 0 though the other is infinite or NaN"),
+    cl::values(clEnumValN(StrongZero::Rows, "rows",
+                          "the terms of operations whose partials may be "
+                          "non-finite at finite arguments, and the unchosen "
+                          "argument of fmin/fmax/fdim (default)"),
+               clEnumValN(StrongZero::All, "all",
+                          "also every term whose partial is an operand (fmul, "
+                          "fma): exact for infinite arguments too"),
+               clEnumValN(StrongZero::Off, "off", "no term")),
+    cl::init(StrongZero::Rows));
 
 using PartialFn = Value *(*)(IRBuilderBase &, unsigned, PrimalAccessor, Type *);
 
@@ -252,65 +270,78 @@ struct NamedRule {
   unsigned NumDiffArgs;
   PartialFn Partial;
   Intrinsic::ID Intrinsic; // not_intrinsic where only libm has it
+  ZeroGuard Guard;
 };
+
+// Short names for the guard column of the table (see ZeroGuard). A row is
+// Singular when some finite argument makes a partial infinite or NaN; the
+// reason is noted beside each such row. tan (|tan x| < 2^53 for every finite
+// x), asinh (1/sqrt(x^2+1) tends to 0), erf and the hyperbolic tangent have
+// bounded partials and are not.
+constexpr ZeroGuard Regular = ZeroGuard::None;
+constexpr ZeroGuard Singular = ZeroGuard::Derivative;
+constexpr ZeroGuard Chooses = ZeroGuard::Partial;
 
 // The table. Libm names are the double variants; f and l suffixes are added.
 const NamedRule Rules[] = {
-    {"sqrt", 1, dSqrt, Intrinsic::sqrt},
-    {"sin", 1, dSin, Intrinsic::sin},
-    {"cos", 1, dCos, Intrinsic::cos},
-    {"tan", 1, dTan, Intrinsic::tan},
-    {"exp", 1, dExp, Intrinsic::exp},
-    {"exp2", 1, dExp2, Intrinsic::exp2},
-    {"exp10", 1, dExp10, Intrinsic::exp10},
-    {"expm1", 1, dExpm1, Intrinsic::not_intrinsic},
-    {"log", 1, dLog, Intrinsic::log},
-    {"log2", 1, dLog2, Intrinsic::log2},
-    {"log10", 1, dLog10, Intrinsic::log10},
-    {"log1p", 1, dLog1p, Intrinsic::not_intrinsic},
-    {"pow", 2, dPow, Intrinsic::pow},
-    {"__powidf2", 1, dPowi, Intrinsic::powi},
-    {"fabs", 1, dFabs, Intrinsic::fabs},
-    {"fmin", 2, dSelectOne, Intrinsic::minnum},
-    {"fmax", 2, dSelectOne, Intrinsic::maxnum},
-    {"tanh", 1, dTanh, Intrinsic::tanh},
-    {"sinh", 1, dSinh, Intrinsic::sinh},
-    {"cosh", 1, dCosh, Intrinsic::cosh},
-    {"asin", 1, dAsin, Intrinsic::asin},
-    {"acos", 1, dAcos, Intrinsic::acos},
-    {"atan", 1, dAtan, Intrinsic::atan},
-    {"atan2", 2, dAtan2, Intrinsic::atan2},
-    {"asinh", 1, dAsinh, Intrinsic::not_intrinsic},
-    {"acosh", 1, dAcosh, Intrinsic::not_intrinsic},
-    {"atanh", 1, dAtanh, Intrinsic::not_intrinsic},
-    {"fdim", 2, dFdim, Intrinsic::not_intrinsic},
-    {"ldexp", 1, dLdexp, Intrinsic::ldexp},
-    {"scalbn", 1, dLdexp, Intrinsic::not_intrinsic},
-    {"erf", 1, dErf, Intrinsic::not_intrinsic},
-    {"erfc", 1, dErfc, Intrinsic::not_intrinsic},
-    {"hypot", 2, dHypot, Intrinsic::not_intrinsic},
-    {"cbrt", 1, dCbrt, Intrinsic::not_intrinsic},
-    {"copysign", 2, dCopysign, Intrinsic::copysign},
-    {"fmod", 2, dFRem, Intrinsic::not_intrinsic},
-    {"fma", 3, dFma, Intrinsic::fma},
-    {"floor", 1, dZero, Intrinsic::floor},
-    {"ceil", 1, dZero, Intrinsic::ceil},
-    {"round", 1, dZero, Intrinsic::round},
-    {"trunc", 1, dZero, Intrinsic::trunc},
-    {"rint", 1, dZero, Intrinsic::rint},
-    {"nearbyint", 1, dZero, Intrinsic::nearbyint},
-    {"roundeven", 1, dZero, Intrinsic::roundeven},
+    {"sqrt", 1, dSqrt, Intrinsic::sqrt, Singular}, // 0
+    {"sin", 1, dSin, Intrinsic::sin, Regular},
+    {"cos", 1, dCos, Intrinsic::cos, Regular},
+    {"tan", 1, dTan, Intrinsic::tan, Regular},
+    {"exp", 1, dExp, Intrinsic::exp, Singular},               // overflow
+    {"exp2", 1, dExp2, Intrinsic::exp2, Singular},            // overflow
+    {"exp10", 1, dExp10, Intrinsic::exp10, Singular},         // overflow
+    {"expm1", 1, dExpm1, Intrinsic::not_intrinsic, Singular}, // overflow
+    {"log", 1, dLog, Intrinsic::log, Singular},               // 0
+    {"log2", 1, dLog2, Intrinsic::log2, Singular},            // 0
+    {"log10", 1, dLog10, Intrinsic::log10, Singular},         // 0
+    {"log1p", 1, dLog1p, Intrinsic::not_intrinsic, Singular}, // -1
+    {"pow", 2, dPow, Intrinsic::pow, Singular}, // 0^y, y < 1; log x, x <= 0
+    {"__powidf2", 1, dPowi, Intrinsic::powi, Singular}, // 0^n, n <= 0
+    {"fabs", 1, dFabs, Intrinsic::fabs, Regular},
+    {"fmin", 2, dSelectOne, Intrinsic::minnum, Chooses},
+    {"fmax", 2, dSelectOne, Intrinsic::maxnum, Chooses},
+    {"tanh", 1, dTanh, Intrinsic::tanh, Regular},
+    {"sinh", 1, dSinh, Intrinsic::sinh, Singular}, // overflow
+    {"cosh", 1, dCosh, Intrinsic::cosh, Singular}, // overflow
+    {"asin", 1, dAsin, Intrinsic::asin, Singular}, // +-1
+    {"acos", 1, dAcos, Intrinsic::acos, Singular}, // +-1
+    {"atan", 1, dAtan, Intrinsic::atan, Regular},
+    {"atan2", 2, dAtan2, Intrinsic::atan2, Singular}, // (0, 0)
+    {"asinh", 1, dAsinh, Intrinsic::not_intrinsic, Regular},
+    {"acosh", 1, dAcosh, Intrinsic::not_intrinsic, Singular}, // 1
+    {"atanh", 1, dAtanh, Intrinsic::not_intrinsic, Singular}, // +-1
+    {"fdim", 2, dFdim, Intrinsic::not_intrinsic, Chooses},
+    {"ldexp", 1, dLdexp, Intrinsic::ldexp, Singular},          // 2^n overflows
+    {"scalbn", 1, dLdexp, Intrinsic::not_intrinsic, Singular}, // 2^n overflows
+    {"erf", 1, dErf, Intrinsic::not_intrinsic, Regular},
+    {"erfc", 1, dErfc, Intrinsic::not_intrinsic, Regular},
+    {"hypot", 2, dHypot, Intrinsic::not_intrinsic, Singular}, // (0, 0)
+    {"cbrt", 1, dCbrt, Intrinsic::not_intrinsic, Singular},   // 0
+    {"copysign", 2, dCopysign, Intrinsic::copysign, Regular},
+    {"fmod", 2, dFRem, Intrinsic::not_intrinsic, Singular}, // b = 0
+    {"fma", 3, dFma, Intrinsic::fma, Regular},
+    {"floor", 1, dZero, Intrinsic::floor, Regular},
+    {"ceil", 1, dZero, Intrinsic::ceil, Regular},
+    {"round", 1, dZero, Intrinsic::round, Regular},
+    {"trunc", 1, dZero, Intrinsic::trunc, Regular},
+    {"rint", 1, dZero, Intrinsic::rint, Regular},
+    {"nearbyint", 1, dZero, Intrinsic::nearbyint, Regular},
+    {"roundeven", 1, dZero, Intrinsic::roundeven, Regular},
     // Intrinsic-only rows.
-    {"llvm.fmuladd", 3, dFma, Intrinsic::fmuladd},
-    {"llvm.minimum", 2, dSelectOne, Intrinsic::minimum},
-    {"llvm.maximum", 2, dSelectOne, Intrinsic::maximum},
-    {"llvm.minimumnum", 2, dSelectOne, Intrinsic::minimumnum},
-    {"llvm.maximumnum", 2, dSelectOne, Intrinsic::maximumnum},
+    {"llvm.fmuladd", 3, dFma, Intrinsic::fmuladd, Regular},
+    {"llvm.minimum", 2, dSelectOne, Intrinsic::minimum, Chooses},
+    {"llvm.maximum", 2, dSelectOne, Intrinsic::maximum, Chooses},
+    {"llvm.minimumnum", 2, dSelectOne, Intrinsic::minimumnum, Chooses},
+    {"llvm.maximumnum", 2, dSelectOne, Intrinsic::maximumnum, Chooses},
 };
 
+// fmul's partials are its operands, finite where the arguments are; fdiv's
+// are 1/b and -(a/b)/b (b = 0, or a tiny b); frem's -trunc(a/b) (b = 0).
 const MathRule InstructionRules[] = {
-    {"fadd", 2, dFAdd}, {"fsub", 2, dFSub}, {"fmul", 2, dFMul},
-    {"fdiv", 2, dFDiv}, {"frem", 2, dFRem}, {"fneg", 1, dFNeg},
+    {"fadd", 2, dFAdd, Regular},  {"fsub", 2, dFSub, Regular},
+    {"fmul", 2, dFMul, Regular},  {"fdiv", 2, dFDiv, Singular},
+    {"frem", 2, dFRem, Singular}, {"fneg", 1, dFNeg, Regular},
 };
 
 struct RuleIndex {
@@ -319,7 +350,7 @@ struct RuleIndex {
 
   RuleIndex() {
     for (const NamedRule &R : Rules) {
-      MathRule Rule{R.Name, R.NumDiffArgs, R.Partial};
+      MathRule Rule{R.Name, R.NumDiffArgs, R.Partial, R.Guard};
       StringRef Name(R.Name);
       if (!Name.starts_with("llvm.") && !Name.starts_with("__")) {
         ByName[Name] = Rule;
@@ -343,7 +374,7 @@ const RuleIndex &index() {
 } // namespace
 
 const MathRule *lookupMathRule(const CallBase &Call) {
-  const Function *F = Call.getCalledFunction();
+  const Function *F = calledFunction(Call);
   if (!F)
     return nullptr;
   const RuleIndex &Idx = index();
@@ -357,6 +388,76 @@ const MathRule *lookupMathRule(const CallBase &Call) {
   if (It == Idx.ByName.end() || !F->getReturnType()->isFloatingPointTy())
     return nullptr;
   return &It->second;
+}
+
+/// The constant a partial is (a scalar or a splat), or nullptr.
+static const ConstantFP *constantPartial(Value *Partial) {
+  if (auto *C = dyn_cast<ConstantFP>(Partial))
+    return C;
+  if (auto *C = dyn_cast<Constant>(Partial))
+    return dyn_cast_or_null<ConstantFP>(C->getSplatValue());
+  return nullptr;
+}
+
+/// partial * D, skipping the multiplication by the constants 1 and -1.
+static Value *scaleByPartial(IRBuilderBase &B, Value *Partial, Value *D) {
+  const ConstantFP *C = constantPartial(Partial);
+  if (C && C->isExactlyValue(1.0))
+    return D;
+  if (C && C->isExactlyValue(-1.0))
+    return B.CreateFNeg(D);
+  return B.CreateFMul(Partial, D);
+}
+
+/// The guard one term needs. A finite constant partial (fadd's 1, fsub's -1)
+/// needs none; 1/b with a constant b = 0 folds to an infinite one, which
+/// does. Rows marked None are exact without a guard wherever the operation's
+/// arguments are finite: their partials are finite there, and a finite
+/// partial times a zero is a zero. What they leave out is a term whose
+/// partial is an operand that is itself infinite or NaN (y * log(0) with a
+/// zero tangent of y): the primal computes with infinities there already,
+/// and guarding every fmul's term would add a compare and a select to every
+/// multiplication of a hot loop (matrix products), which -ad-strong-zero=all
+/// does for whoever needs it.
+static ZeroGuard guardFor(ZeroGuard RowGuard, Value *Partial) {
+  if (StrongZeroMode == StrongZero::Off)
+    return ZeroGuard::None;
+  if (const ConstantFP *C = constantPartial(Partial);
+      C && C->getValueAPF().isFinite())
+    return ZeroGuard::None;
+  if (StrongZeroMode == StrongZero::All && RowGuard == ZeroGuard::None)
+    return ZeroGuard::Derivative;
+  return RowGuard;
+}
+
+Value *partialTerm(IRBuilderBase &B, const MathRule &Rule, unsigned I,
+                   PrimalAccessor Primal, Type *Ty, Value *Derivative) {
+  Value *Partial = Rule.Partial(B, I, Primal, Ty);
+  return Partial ? guardedTerm(B, Rule.Guard, Partial, Derivative) : nullptr;
+}
+
+Value *guardedTerm(IRBuilderBase &B, ZeroGuard Guard, Value *Partial,
+                   Value *Derivative) {
+  // Strong zero: where one factor is exactly 0, the factor that may be
+  // infinite or NaN is replaced by 0 before multiplying, so that the term is
+  // 0 (signed as the product of two zeros) instead of 0 * inf = NaN. In both
+  // modes the guarded factor is the same one: a zero tangent or a zero
+  // adjoint (reverse mode reaches the argument of sqrt in fmax(sqrt(x), c)
+  // with the adjoint 0 of fmax's unchosen arm) must not meet sqrt's infinite
+  // partial at x = 0.
+  Value *Zero = ConstantFP::get(Derivative->getType(), 0.0);
+  switch (guardFor(Guard, Partial)) {
+  case ZeroGuard::None:
+    break;
+  case ZeroGuard::Derivative:
+    Partial = B.CreateSelect(B.CreateFCmpOEQ(Derivative, Zero), Zero, Partial);
+    break;
+  case ZeroGuard::Partial:
+    Derivative =
+        B.CreateSelect(B.CreateFCmpOEQ(Partial, Zero), Zero, Derivative);
+    break;
+  }
+  return scaleByPartial(B, Partial, Derivative);
 }
 
 const MathRule *lookupInstructionRule(unsigned Opcode) {

@@ -24,6 +24,24 @@ namespace ad {
 using PrimalAccessor = llvm::function_ref<llvm::Value *(int)>;
 constexpr int Result = -1;
 
+/// What can turn a term partial * derivative into NaN where it should be an
+/// exact zero, and so what applying the row guards against ("strong zero",
+/// see partialTerm).
+enum class ZeroGuard {
+  /// Every partial is finite wherever the arguments are finite: constants,
+  /// operands (fmul, fma), bounded functions (cos, tanh, 1/(1+x^2)). Nothing
+  /// to guard (for finite arguments, which is all the guarantee covers).
+  None,
+  /// A partial may be infinite or NaN at finite arguments: a pole (log at 0,
+  /// 1/b at b = 0), an end of the domain (sqrt, asin), overflow (exp(1000)).
+  /// A zero tangent or adjoint then turns the term into 0 * inf = NaN.
+  Derivative,
+  /// The partial is exactly 0 on the pieces where the argument is not chosen
+  /// (fmin, fmax, fdim): the unchosen argument's tangent or adjoint, even an
+  /// infinite one, must not reach the result there.
+  Partial,
+};
+
 struct MathRule {
   const char *Name;
   /// The first NumDiffArgs arguments carry derivatives; the rest are integers
@@ -35,6 +53,7 @@ struct MathRule {
   /// fetch (and, in reverse mode, tape) an operand just for its type.
   llvm::Value *(*Partial)(llvm::IRBuilderBase &B, unsigned I,
                           PrimalAccessor Primal, llvm::Type *Ty);
+  ZeroGuard Guard;
 };
 
 /// The rule for a call, or nullptr when the callee is no known math function.
@@ -43,6 +62,23 @@ const MathRule *lookupMathRule(const llvm::CallBase &Call);
 /// The rule for an arithmetic instruction (fadd, fsub, fmul, fdiv, frem,
 /// fneg), or nullptr.
 const MathRule *lookupInstructionRule(unsigned Opcode);
+
+/// The term of argument \p I when the row \p Rule is applied: partial_I *
+/// \p Derivative, where Derivative is argument I's tangent (forward mode,
+/// whose tangent is the sum of these terms) or the result's adjoint (reverse
+/// mode, which adds the term to argument I's adjoint). nullptr when the
+/// partial is identically zero. Both modes build every term here, so that the
+/// strong-zero guarantee (a zero factor gives a zero term, whatever the other
+/// factor; ZeroGuard) is kept in one place, and kept the same in both modes.
+llvm::Value *partialTerm(llvm::IRBuilderBase &B, const MathRule &Rule,
+                         unsigned I, PrimalAccessor Primal, llvm::Type *Ty,
+                         llvm::Value *Derivative);
+
+/// Partial * D with the guard \p Guard asks for (as -ad-strong-zero selects):
+/// what partialTerm builds once it has the partial, for the products built
+/// outside rows (vector reductions).
+llvm::Value *guardedTerm(llvm::IRBuilderBase &B, ZeroGuard Guard,
+                         llvm::Value *Partial, llvm::Value *D);
 
 } // namespace ad
 

@@ -1,6 +1,7 @@
 //===- RuleTable.cpp - Derivative rules indexed by callee signature
 //--------===//
 #include "rules/RuleTable.h"
+#include "rules/KnownFunctions.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
 #include "llvm/Support/xxhash.h"
@@ -50,8 +51,8 @@ CalleeInfo RuleTable::classify(const CallBase &Call) {
     return Site->second;
   }
   CalleeInfo Info;
-  const Function *Callee = Call.getCalledFunction();
-  if (Call.isInlineAsm() || !Callee) {
+  const Function *Callee = calledFunction(Call);
+  if (!Callee) {
     Info = resolveCallee(Call, Custom);
   } else {
     ++Stats.TableLookups;

@@ -70,6 +70,7 @@ ReductionPartials reductionPartials(IRBuilderBase &B, Intrinsic::ID ID,
       PV = B.CreateInsertElement(PV, B.CreateSelect(Picked, One, Zero), I);
     }
     P.Vector = PV;
+    P.Guard = ZeroGuard::Partial;
     return P;
   }
   }

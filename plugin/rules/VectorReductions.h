@@ -6,11 +6,13 @@
 // with respect to the vector. Both modes apply them the same way:
 //   forward: dy = dstart * pstart + sum(pvec * dvec)
 //   reverse: dstart += pstart * dy;  dvec += pvec * splat(dy)
+// each product through guardedTerm (MathRules.h), as a rule row's terms.
 //
 //===----------------------------------------------------------------------===//
 #ifndef AD_RULES_VECTORREDUCTIONS_H
 #define AD_RULES_VECTORREDUCTIONS_H
 
+#include "rules/MathRules.h"
 #include "llvm/IR/IRBuilder.h"
 
 namespace ad {
@@ -21,6 +23,9 @@ bool isFPReduction(llvm::Intrinsic::ID ID);
 struct ReductionPartials {
   llvm::Value *Start = nullptr;  ///< Scalar, or nullptr (no start operand).
   llvm::Value *Vector = nullptr; ///< Vector of per-lane partials.
+  /// Max and min choose a lane (the partials are 0 elsewhere); sums and
+  /// products have partials finite where the lanes are (see ZeroGuard).
+  ZeroGuard Guard = ZeroGuard::None;
 };
 
 /// The partials of reduction \p ID at its primal operands: \p Start (nullptr
