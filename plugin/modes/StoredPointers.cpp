@@ -2,6 +2,7 @@
 //===//
 #include "modes/StoredPointers.h"
 #include "analysis/TypeAnalysis.h"
+#include "rules/KnownFunctions.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -23,11 +24,26 @@ static bool holdsNoDerivatives(ADContext &Ctx, const Value *Ptr) {
   });
 }
 
+/// A pointer read from memory that has no shadow (a load through a
+/// shadowed pointer would have one), or returned by a function that carries
+/// no derivatives: it points to data the differentiated code does not
+/// differentiate (a vtable read from the VTT, a library's buffer).
+static bool pointsToConstantData(const Value *Base) {
+  if (isa<LoadInst>(Base))
+    return true;
+  if (auto *Call = dyn_cast<CallBase>(Base)) {
+    CalleeKind K = classifyCallee(*Call).Kind;
+    return K == CalleeKind::Inactive || K == CalleeKind::Unknown;
+  }
+  return false;
+}
+
 Value *shadowForUnshadowedPointer(ADContext &Ctx, Value *Ptr, Instruction *At) {
   const Value *Base = getUnderlyingObject(Ptr);
   auto *GV = dyn_cast<GlobalVariable>(Base);
   bool Untracked = isa<Argument>(Base) || (GV && !GV->isConstant());
-  if (!Untracked && holdsNoDerivatives(Ctx, Ptr))
+  if (!Untracked &&
+      (pointsToConstantData(Base) || holdsNoDerivatives(Ctx, Ptr)))
     return Constant::getNullValue(Ptr->getType());
   if (Untracked)
     Ctx.Diag.error(At,

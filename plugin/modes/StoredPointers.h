@@ -6,10 +6,12 @@
 // given a shadow by the activity analysis. If the pointer points to data
 // the caller did not give a shadow for (an __ad_const argument, a mutable
 // global), any derivative read through it later could not be tracked: that
-// is an error. A pointer of other origin (loaded from memory without a
-// shadow, returned by a function with no derivative) gets a null shadow
-// when the type analysis finds no float or pointer read or written through
-// it, and is an error otherwise.
+// is an error. A pointer read from memory without a shadow, or returned by
+// a function that carries no derivatives, points to data that is not
+// differentiated: a null shadow. A pointer of any other origin (taken out
+// of a struct returned by value, say) gets a null shadow only when the type
+// analysis finds nothing but integers read or written through it, and is
+// an error otherwise.
 //
 //===----------------------------------------------------------------------===//
 #ifndef AD_MODES_STOREDPOINTERS_H
