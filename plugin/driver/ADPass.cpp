@@ -14,12 +14,14 @@
 //===----------------------------------------------------------------------===//
 #include "driver/ADPass.h"
 #include "driver/EntryPointCall.h"
+#include "driver/LoweringOrder.h"
 #include "driver/PostADPipeline.h"
 #include "driver/TimeReport.h"
 #include "modes/DerivativeCache.h"
 #include "modes/IRHelpers.h"
 #include "rules/CustomRules.h"
 #include "rules/RuleTable.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfo.h"
@@ -27,6 +29,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/ValueHandle.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/IPO/AlwaysInliner.h"
@@ -200,8 +203,9 @@ void remarkRuleTable(Function &At, const RuleTable &Rules) {
   });
 }
 
-bool lowerReverse(EntryPointCall &EP, DerivativeCache &Cache,
-                  DiagnosticReporter &Diag) {
+bool lowerReverse(EntryPointCall &EP, ADContext &Ctx) {
+  DerivativeCache &Cache = *Ctx.Cache;
+  DiagnosticReporter &Diag = Ctx.Diag;
   DerivativeSignature Sig;
   Sig.Primal = EP.Fn;
   Sig.Kind = DerivativeKind::Gradient;
@@ -225,6 +229,9 @@ bool lowerReverse(EntryPointCall &EP, DerivativeCache &Cache,
     Args.push_back(onesOf(RetTy));
   IRBuilder<> B(EP.Call);
   CallInst *R = B.CreateCall(G, Args);
+  // An outer derivative may copy this call (nested derivatives): its
+  // pointer arguments type G's parameters as the entry call's typed f's.
+  Ctx.ArgTypes.addCall(G, Args);
   // The adjoints in parameter order: __ad_out scalars come back from the
   // gradient, structs passed by value in their shadows.
   SmallVector<Value *, 4> Adjoints;
@@ -238,8 +245,9 @@ bool lowerReverse(EntryPointCall &EP, DerivativeCache &Cache,
   return true;
 }
 
-bool lowerForward(EntryPointCall &EP, DerivativeCache &Cache,
-                  DiagnosticReporter &Diag) {
+bool lowerForward(EntryPointCall &EP, ADContext &Ctx) {
+  DerivativeCache &Cache = *Ctx.Cache;
+  DiagnosticReporter &Diag = Ctx.Diag;
   DerivativeSignature Sig;
   Sig.Primal = EP.Fn;
   Sig.Kind = DerivativeKind::Tangent;
@@ -260,6 +268,7 @@ bool lowerForward(EntryPointCall &EP, DerivativeCache &Cache,
   Args.append(EP.Derivatives);
   IRBuilder<> B(EP.Call);
   CallInst *R = B.CreateCall(T, Args);
+  Ctx.ArgTypes.addCall(T, Args); // As in lowerReverse.
   SmallVector<Value *, 1> Tangent;
   if (Sig.ReturnActive)
     Tangent.push_back(B.CreateExtractValue(R, 1));
@@ -267,6 +276,20 @@ bool lowerForward(EntryPointCall &EP, DerivativeCache &Cache,
     Tangent.push_back(B.CreateLoad(SR.Ty, SR.Shadow));
   deliverResults(EP, Tangent);
   return true;
+}
+
+/// A derivative of Fn would contain this very call (Fn reaches it through
+/// calls or other entry points): differentiating it again and again never
+/// ends.
+void reportRecursiveNesting(const EntryPointCall &EP,
+                            DiagnosticReporter &Diag) {
+  Diag.invalidCall(EP.Call,
+                   "'" + demangle(EP.Fn->getName()) +
+                       "' reaches this differentiation call itself, so its "
+                       "derivative would contain a derivative of itself "
+                       "(recursive nesting of derivatives)",
+                   "differentiate a function that does not call back into "
+                   "the differentiation of itself");
 }
 
 void eraseDeadMarkers(Module &M) {
@@ -347,25 +370,49 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
     }
   }
 
-  for (auto [Index, CallAndKind] : enumerate(Calls)) {
-    auto [Call, Kind] = CallAndKind;
+  // Innermost first: a derivative is built from code whose own entry-point
+  // calls are already lowered (nested derivatives, LoweringOrder.h).
+  SmallVector<CallBase *, 8> CallSites(make_first_range(Calls));
+  SmallVector<Function *, 8> Targets;
+  for (std::optional<EntryPointCall> &EP : Parsed)
+    Targets.push_back(EP ? EP->Fn : nullptr);
+  LoweringOrder Lowering = innermostFirst(CallSites, Targets, Custom);
+
+  for (unsigned Index : Lowering.Order) {
+    auto [Call, Kind] = Calls[Index];
     std::optional<EntryPointCall> &EP = Parsed[Index];
     bool Ok = false;
     unsigned SynthesizedBefore = Cache.synthesizedCount();
-    if (EP)
-      Ok = Kind == EntryPointKind::Reverse ? lowerReverse(*EP, Cache, Diag)
-                                           : lowerForward(*EP, Cache, Diag);
+    // What replaces the call (tracked through replaceAllUsesWith) replaces
+    // it in the calls still to lower that pass its result on.
+    WeakTrackingVH Result(Call);
+    if (EP && Lowering.Recursive[Index])
+      reportRecursiveNesting(*EP, Diag);
+    else if (EP)
+      Ok = Kind == EntryPointKind::Reverse ? lowerReverse(*EP, Ctx)
+                                           : lowerForward(*EP, Ctx);
     if (Ok)
       remarkDerivative(*EP, Cache.synthesizedCount() - SynthesizedBefore);
     if (!Ok && !Call->getType()->isVoidTy())
       Call->replaceAllUsesWith(PoisonValue::get(Call->getType()));
+    if (Result != Call)
+      for (std::optional<EntryPointCall> &Other : Parsed)
+        if (Other)
+          Other->replaceValue(Call, Result);
     // In C++ the call is an invoke whenever an object with a destructor is
     // alive; the derivative never throws, so control goes straight on.
     if (auto *II = dyn_cast<InvokeInst>(Call)) {
       II->getUnwindDest()->removePredecessor(II->getParent());
       BranchInst::Create(II->getNormalDest(), II->getIterator());
     }
+    SmallSetVector<Value *, 8> Operands(Call->arg_begin(), Call->arg_end());
     Call->eraseFromParent();
+    // An outer derivative will copy this function: leave no dead marker
+    // loads behind for it.
+    for (Value *V : Operands)
+      if (auto *LI = dyn_cast<LoadInst>(V);
+          LI && markerName(LI) && LI->use_empty())
+        LI->eraseFromParent();
   }
   eraseDeadMarkers(M);
   for (Function *F : EntryPoints)

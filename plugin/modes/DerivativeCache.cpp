@@ -96,6 +96,7 @@ Function *DerivativeCache::newFunction(FunctionType *Ty, const Twine &Name,
   // The primal may have been given fastcc; derivatives are called with C's.
   F->setCallingConv(CallingConv::C);
   dropPrimalOnlyAttributes(*F);
+  Ctx.Diag.setDerivativeOf(F, Primal); // For nested derivatives' messages.
   Created.push_back(F);
   ++Synthesized;
   ++NumSynthesized;
