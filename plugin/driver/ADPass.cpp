@@ -292,6 +292,24 @@ void reportRecursiveNesting(const EntryPointCall &EP,
                    "the differentiation of itself");
 }
 
+/// Removes an entry-point call that was lowered (or dropped after an error).
+void eraseEntryPointCall(CallBase *Call) {
+  // In C++ the call is an invoke whenever an object with a destructor is
+  // alive; the derivative never throws, so control goes straight on.
+  if (auto *II = dyn_cast<InvokeInst>(Call)) {
+    II->getUnwindDest()->removePredecessor(II->getParent());
+    BranchInst::Create(II->getNormalDest(), II->getIterator());
+  }
+  SmallSetVector<Value *, 8> Operands(Call->arg_begin(), Call->arg_end());
+  Call->eraseFromParent();
+  // An outer derivative may copy this function (nested derivatives): leave
+  // no dead marker loads behind for it.
+  for (Value *V : Operands)
+    if (auto *LI = dyn_cast<LoadInst>(V);
+        LI && markerName(LI) && LI->use_empty())
+      LI->eraseFromParent();
+}
+
 void eraseDeadMarkers(Module &M) {
   for (StringRef Name :
        {"__ad_dup", "__ad_dupnoneed", "__ad_const", "__ad_out"}) {
@@ -399,20 +417,7 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
       for (std::optional<EntryPointCall> &Other : Parsed)
         if (Other)
           Other->replaceValue(Call, Result);
-    // In C++ the call is an invoke whenever an object with a destructor is
-    // alive; the derivative never throws, so control goes straight on.
-    if (auto *II = dyn_cast<InvokeInst>(Call)) {
-      II->getUnwindDest()->removePredecessor(II->getParent());
-      BranchInst::Create(II->getNormalDest(), II->getIterator());
-    }
-    SmallSetVector<Value *, 8> Operands(Call->arg_begin(), Call->arg_end());
-    Call->eraseFromParent();
-    // An outer derivative will copy this function: leave no dead marker
-    // loads behind for it.
-    for (Value *V : Operands)
-      if (auto *LI = dyn_cast<LoadInst>(V);
-          LI && markerName(LI) && LI->use_empty())
-        LI->eraseFromParent();
+    eraseEntryPointCall(Call);
   }
   eraseDeadMarkers(M);
   for (Function *F : EntryPoints)
