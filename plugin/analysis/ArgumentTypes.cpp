@@ -34,7 +34,8 @@ Type *ArgumentTypes::pointeeType(const Argument &A) const {
 
 Type *ArgumentTypes::pointeeType(const Function *F, unsigned ArgNo,
                                  unsigned Depth) const {
-  if (const Function *Orig = Originals.lookup(F))
+  // A clone of a derivative of F (nested derivatives) is a clone of F.
+  while (const Function *Orig = Originals.lookup(F))
     F = Orig;
   // Only the calls recorded here reach a derivative of F, so callers in
   // other modules do not matter.

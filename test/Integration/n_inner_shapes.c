@@ -8,12 +8,17 @@
 //  - an inner function with custom rules (the outer derivative
 //    differentiates the rule's body);
 //  - an inner function whose maximum is chosen by a select in a loop;
+//  - an inner function that copies structs through bare pointers (the
+//    memcpy's layout comes from the callers, and for the outer derivative
+//    from the callers of the inner derivative);
+//  - single precision, inner and outer;
 //  - entry-point calls nested in one expression, __ad_autodiff(g,
 //    __ad_fwddiff(f, ...)) and the other way round (not a derivative of a
 //    derivative, but two calls where one passes the other's result).
 // RUN: %clang_ad -O0 %s -o %t.O0 -lm && %run %t.O0
 // RUN: %clang_ad -O2 %s -o %t.O2 -lm && %run %t.O2
 #include <ad.h>
+#include <string.h>
 #include "ad_test.h"
 
 #define TOL_AGREE 1e-10
@@ -90,6 +95,40 @@ static double max_inner(double x, double y) {
   return g[0] * x + g[1] * g[1] + g[2] + g[3] * y;
 }
 
+struct Rec {
+  double a;
+  int k;
+  double b;
+};
+/* A struct assignment through bare pointers: a memcpy whose layout comes
+ * from the callers, in the inner function and in its derivative. */
+static void copy_rec(struct Rec *d, const struct Rec *s) { *d = *s; }
+static double records(struct Rec *p, int n) {
+  struct Rec t[4];
+  for (int i = 0; i < n; i++)
+    copy_rec(&t[i], &p[i]);
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    s += t[i].a * t[i].b * t[i].k;
+  return s * s;
+}
+
+/* Inner: the shadows of an array of structs. */
+static double struct_copies(double x, double y) {
+  struct Rec p[3] = {{x, 1, 2 * y}, {x * y, 2, 1}, {1, 3, x}}, dp[3];
+  memset(dp, 0, sizeof dp);
+  __ad_autodiff_void((void *)records, p, dp, __ad_const, 3);
+  return dp[0].a + dp[1].a * x + dp[2].b * y;
+}
+
+/* Inner and outer in single precision (arguments promoted to double). */
+static float float_cube_sin(float x) { return x * x * x * sinf(x); }
+static float float_first(float x) {
+  return __ad_autodiff((void *)float_cube_sin, x);
+}
+float __ad_autodiff_float(void *, ...);
+float __ad_fwddiff_float(void *, ...);
+
 static double cube(double x) { return x * x * x; }
 
 /* d/dx and d/dy by central differences. */
@@ -123,7 +162,14 @@ int main(void) {
     CHECK_OUTER(struct_tangent, x, y);
     CHECK_OUTER(rule_inner, x, y);
     CHECK_OUTER(max_inner, x, y);
+    CHECK_OUTER(struct_copies, x, y);
   }
+  /* (x^3 sin x)'' = 6x sin x + 6x^2 cos x - x^3 sin x, in float. */
+  float xf = 0.7f;
+  double wantf =
+      6 * xf * sin(xf) + 6 * xf * xf * cos(xf) - xf * xf * xf * sin(xf);
+  CHECK_CLOSE(__ad_autodiff_float((void *)float_first, xf), wantf, 1e-5);
+  CHECK_CLOSE(__ad_fwddiff_float((void *)float_first, xf, 1.0f), wantf, 1e-5);
   /* cube'(cube'(x)) = 3 (3 x^2)^2, whichever call is lowered first. */
   double x = 0.8, want = 3 * (3 * x * x) * (3 * x * x);
   CHECK_CLOSE(__ad_autodiff((void *)cube, __ad_fwddiff((void *)cube, x, 1.0)),
