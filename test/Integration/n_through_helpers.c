@@ -9,7 +9,9 @@
 //    iterations, so the inner tape is reallocated many times while the
 //    outer derivative records its values;
 //  - heap_inner: the inner function itself allocates, reallocates, copies
-//    and frees.
+//    and frees;
+//  - seeded(w): an inner gradient seeded with w through an output's shadow,
+//    differentiated with respect to the seed: J v, as forward mode says.
 // Each outer function is differentiated in reverse and forward mode, and
 // both are checked against central differences (reverse over reverse,
 // reverse over forward where the inner call is forward, forward over each).
@@ -24,6 +26,7 @@
 #define TOL_FD 1e-6
 
 void __ad_autodiff_void(void *, ...);
+void __ad_fwddiff_void(void *, ...);
 
 static double poly(const double *c, const double *x, int n) {
   double s = 0, p = 1;
@@ -122,6 +125,29 @@ static double heap_tangent(const double *x, int n) {
   return __ad_fwddiff((void *)heap_inner, x, v, __ad_const, n);
 }
 
+/* y = F(x), written through a pointer. */
+static void vector_map(const double *x, double *y) {
+  y[0] = x[0] * x[1] + sin(x[2]);
+  y[1] = exp(x[1]) * x[0];
+  for (int i = 0; i < 3; i++)
+    y[1] += x[i] * y[0];
+}
+static const double V3[3] = {0.3, -1.2, 0.7};
+static const double X3[3] = {0.5, -0.4, 0.9};
+
+/* <J^T w, v> as a function of the seed w, which the inner gradient reads
+ * from y's shadow (and clears): its gradient is J v. */
+static double seeded(const double *w, int n) {
+  double x[3], gx[3] = {0}, y[2], seed[2];
+  memcpy(x, X3, sizeof x);
+  memcpy(seed, w, sizeof seed);
+  __ad_autodiff_void((void *)vector_map, x, gx, y, seed);
+  double s = 0;
+  for (int i = 0; i < 3; i++)
+    s += gx[i] * V3[i];
+  return s;
+}
+
 /* Reverse and forward derivatives of h at x against central differences. */
 #define CHECK_OUTER(h, x)                                                      \
   do {                                                                         \
@@ -147,5 +173,18 @@ int main(void) {
   CHECK_OUTER(stiff, y);
   y[1] = -0.2; /* one iteration fewer */
   CHECK_OUTER(stiff, y);
+  /* The gradient with respect to the seed of an inner gradient is J v, the
+   * tangent of the inner function. */
+  double w[2] = {1.3, -0.6}, dw[2] = {0}, x3[3], y3[2], jv[2] = {0};
+  __ad_autodiff_void((void *)seeded, w, dw, __ad_const, 2);
+  memcpy(x3, X3, sizeof x3);
+  __ad_fwddiff_void((void *)vector_map, x3, V3, y3, jv);
+  for (int i = 0; i < 2; i++) {
+    double t[2] = {0};
+    t[i] = 1;
+    CHECK_CLOSE(dw[i], jv[i], TOL_AGREE);
+    CHECK_CLOSE(__ad_fwddiff((void *)seeded, w, t, __ad_const, 2), jv[i],
+                TOL_AGREE);
+  }
   return ad_test_finish();
 }
