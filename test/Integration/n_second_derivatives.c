@@ -75,6 +75,21 @@ static double crossing(double x) {
 }
 FIRST_DERIVATIVES(crossing)
 
+/* The same through a helper that is not inlined: the gradient calls its
+ * split derivative, whose records go on the gradient's tape, and the outer
+ * derivatives differentiate both halves (the helper's augmented forward
+ * sweep pushes, its adjoint pops). */
+__attribute__((noinline)) static double step(double s, double x) {
+  return s > 3 ? 1.1 * s + 0.3 * sin(s) * x : 1.2 * s + 0.2 * x * x;
+}
+static double via_helper(double x) {
+  double s = x;
+  for (int k = 0; s < 10 && k < 1000; k++)
+    s = step(s, x);
+  return s;
+}
+FIRST_DERIVATIVES(via_helper)
+
 /* A branch on x: f'' = 6x above 1, 2 cos x - x sin x below. */
 static double branch(double x) { return x > 1 ? x * x * x : sin(x) * x; }
 FIRST_DERIVATIVES(branch)
@@ -95,6 +110,13 @@ int main(void) {
     CHECK_CLOSE(__ad_fwddiff((void *)crossing_r, x, 1.0), rr, TOL_EXACT);
     CHECK_CLOSE(__ad_autodiff((void *)crossing_f, x), rr, TOL_EXACT);
     CHECK_CLOSE(__ad_fwddiff((void *)crossing_f, x, 1.0), rr, TOL_EXACT);
+  }
+  for (double x = 0.3; x <= 1.2; x += 0.3) {
+    double rr = __ad_autodiff((void *)via_helper_r, x);
+    CHECK_CLOSE(rr, ad_fd1(via_helper_r, x), TOL_FD);
+    CHECK_CLOSE(__ad_fwddiff((void *)via_helper_r, x, 1.0), rr, TOL_EXACT);
+    CHECK_CLOSE(__ad_autodiff((void *)via_helper_f, x), rr, TOL_EXACT);
+    CHECK_CLOSE(__ad_fwddiff((void *)via_helper_f, x, 1.0), rr, TOL_EXACT);
   }
   CHECK_SECOND(branch, 1.7, 6 * 1.7);
   CHECK_SECOND(branch, 0.4, 2 * cos(0.4) - 0.4 * sin(0.4));
