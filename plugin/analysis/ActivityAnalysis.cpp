@@ -317,6 +317,9 @@ bool ActivityAnalysis::visit(const Instruction &I) {
     case CalleeKind::Calloc:
     case CalleeKind::Realloc:
       return markShadowed(Call);
+    case CalleeKind::TapePush: // A record of a shadowed tape has a shadow.
+    case CalleeKind::TapePop:
+      return hasShadow(Call->getArgOperand(0)) && markShadowed(Call);
     case CalleeKind::Math: {
       bool AnyVaried = false;
       for (unsigned A = 0; A < Info.Rule->NumDiffArgs; ++A)

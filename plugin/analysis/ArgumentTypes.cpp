@@ -31,15 +31,19 @@ void ArgumentTypes::addClone(const Function *Clone, const Function *Original) {
 
 SmallVector<const Value *, 4>
 ArgumentTypes::actualsFor(const Argument &A) const {
-  const Function *F = A.getParent();
-  if (const Function *Orig = Originals.lookup(F))
-    F = Orig;
+  // The function's own calls, and those of what it is a clone of (a
+  // canonical primal of a user function; a derivative, whose leading
+  // parameters are its primal's, when an outer derivative copies it).
   SmallVector<const Value *, 4> Actuals;
-  auto It = Sites.find(F);
-  if (It != Sites.end())
-    for (const Site &S : It->second)
-      if (A.getArgNo() < S.size())
-        Actuals.push_back(S[A.getArgNo()]);
+  for (const Function *F = A.getParent(); F; F = Originals.lookup(F)) {
+    auto It = Sites.find(F);
+    if (It != Sites.end())
+      for (const Site &S : It->second)
+        if (A.getArgNo() < S.size())
+          Actuals.push_back(S[A.getArgNo()]);
+    if (Actuals.size() > 64)
+      break;
+  }
   return Actuals;
 }
 
@@ -49,7 +53,8 @@ Type *ArgumentTypes::pointeeType(const Argument &A) const {
 
 Type *ArgumentTypes::pointeeType(const Function *F, unsigned ArgNo,
                                  unsigned Depth) const {
-  if (const Function *Orig = Originals.lookup(F))
+  // A clone of a derivative of F (nested derivatives) is a clone of F.
+  while (const Function *Orig = Originals.lookup(F))
     F = Orig;
   // Only the calls recorded here reach a derivative of F, so callers in
   // other modules do not matter.

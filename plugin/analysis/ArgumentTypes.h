@@ -35,7 +35,8 @@ public:
   void addCallsIn(llvm::Module &M);
   /// Records a call of \p F with these actual arguments (an entry point).
   void addCall(const llvm::Function *F, llvm::ArrayRef<llvm::Value *> Actuals);
-  /// \p Clone's parameters are \p Original's (a canonical primal).
+  /// \p Clone's parameters are \p Original's (a canonical primal), or its
+  /// first parameters are (a derivative whose primal parameters come first).
   void addClone(const llvm::Function *Clone, const llvm::Function *Original);
 
   /// The type the callers' actuals for \p A point to, or nullptr when no

@@ -22,12 +22,18 @@
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/KnownBits.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 #include <numeric>
 
 using namespace llvm;
+
+static cl::opt<bool> ExplainTypes(
+    "ad-explain-types", cl::Hidden,
+    cl::desc("Print the facts behind every memory layout the type analysis "
+             "cannot resolve (to stderr)"));
 
 namespace ad {
 namespace {
@@ -477,8 +483,9 @@ bool isPlainSlot(const Value *V) {
 
 class Explorer {
 public:
-  Explorer(const DataLayout &DL, const ArgumentTypes *Callers)
-      : DL(DL), Callers(Callers) {}
+  Explorer(const DataLayout &DL, const ArgumentTypes *Callers,
+           bool Explain = false)
+      : DL(DL), Callers(Callers), Explain(Explain) {}
 
   MemoryTypes run(const Value *P) {
     if (auto *I = dyn_cast<Instruction>(P))
@@ -497,6 +504,20 @@ public:
       for (const Position &Pos : Positions)
         collectFacts(V, Pos, Out);
     Out.deduplicate();
+    if (Explain)
+      for (auto &[V, Positions] : Seen)
+        for (const Position &Pos : Positions) {
+          MemoryTypes One;
+          collectFacts(V, Pos, One);
+          errs() << "  node d=" << Pos.Delta << " p=" << Pos.Period << " ";
+          if (auto *I = dyn_cast<Instruction>(V))
+            errs() << *I << " in " << I->getFunction()->getName();
+          else
+            V->printAsOperand(errs());
+          errs() << ":";
+          printFacts(errs(), One);
+          errs() << "\n";
+        }
     return Out;
   }
 
@@ -555,11 +576,15 @@ private:
 
   /// Across a copy of \p Len bytes (none: unknown) whose two sides are
   /// \p From at \p Pos and the partner: the partner's facts hold over the
-  /// copied bytes only.
+  /// copied bytes only. At a periodic position (a copy of element i of an
+  /// array) the window is the copied bytes of the element at Delta alone:
+  /// what the partner says of the other elements is dropped rather than
+  /// repeated (a value taped into the record of a tape, beside doubles,
+  /// must not type every element of the array it came from).
   static Position acrossCopy(Position Pos, int64_t By,
                              std::optional<uint64_t> Len) {
     Position P = shifted(Pos, By);
-    if (Len && !Pos.Period) {
+    if (Len) {
       P.Lo = std::max(P.Lo, P.Delta);
       P.Hi = std::min(P.Hi, saturatingAdd(P.Delta, *Len));
     }
@@ -708,10 +733,10 @@ private:
       F.Hi = saturatingAdd(F.Hi, Pos.Delta);
       F.Lo = std::max(F.Lo, Pos.Lo);
       F.Hi = std::min(F.Hi, Pos.Hi);
-      if (Pos.Period) {
+      // At a periodic position the facts repeat; a window (from a copy, or
+      // an array's bounds) holds where it was found, as placed at Delta.
+      if (Pos.Period)
         F.Period = gcdPeriod(F.Period, Pos.Period);
-        F.Lo = INT64_MIN, F.Hi = INT64_MAX;
-      }
       if (F.Lo < F.Hi)
         Out.add(F);
     }
@@ -880,6 +905,8 @@ private:
 
   const DataLayout &DL;
   const ArgumentTypes *Callers;
+  /// Print every pointer reached, where, and what it says (to stderr).
+  bool Explain;
   const Function *RootFunction = nullptr;
   DenseMap<const Value *, SmallVector<Position, 2>> Seen;
   SmallVector<std::pair<const Value *, unsigned>, 32> Work;
@@ -1076,9 +1103,11 @@ MemoryTypes::layout(std::optional<uint64_t> Len) const {
   // A run-time length: the memory is an array of some element, whose size
   // is the longest period among the facts (the others divide it), or, with
   // no periodic fact, the extent of the fixed facts from 0.
+  // (A fact that repeats closer than its own size, a double "every byte"
+  // seen from a pointer at an unknown offset, says nothing of the element.)
   uint64_t Element = 0;
   for (const TypedBytes &F : Facts)
-    if (F.Period)
+    if (F.Period && F.Period >= F.Size)
       Element = Element ? std::lcm(Element, F.Period) : F.Period;
   if (!Element)
     for (const TypedBytes &F : Facts)
@@ -1125,6 +1154,20 @@ CopyContent TypeAnalysis::copyContent(const Value *Src, uint64_t Size) const {
   return memoryAt(Src).contentOf(Size);
 }
 
+/// With -ad-explain-types, what a query from \p P that found no layout was
+/// given: every pointer reached, at which offset, and what it said.
+static void explain(const Instruction &At, const Value *P,
+                    const MemoryTypes &M, const DataLayout &DL,
+                    const ArgumentTypes *Callers) {
+  if (!ExplainTypes)
+    return;
+  errs() << "ad-explain-types: no layout for " << At.getFunction()->getName()
+         << ": " << At << "\n  facts:";
+  printFacts(errs(), M);
+  errs() << (M.Truncated ? " (truncated)\n" : "\n");
+  Explorer(DL, Callers, /*Explain=*/true).run(P);
+}
+
 std::optional<MemoryLayout>
 TypeAnalysis::layoutOfCopy(const CallBase &Copy) const {
   // The copy is one of the destination's uses, so exploring from it
@@ -1133,12 +1176,20 @@ TypeAnalysis::layoutOfCopy(const CallBase &Copy) const {
   std::optional<uint64_t> Len;
   if (auto *C = dyn_cast<ConstantInt>(Copy.getArgOperand(2)))
     Len = C->getZExtValue();
-  return memoryAt(Copy.getArgOperand(0)).layout(Len);
+  MemoryTypes M = memoryAt(Copy.getArgOperand(0));
+  std::optional<MemoryLayout> L = M.layout(Len);
+  if (!L)
+    explain(Copy, Copy.getArgOperand(0), M, DL, Callers);
+  return L;
 }
 
 std::optional<MemoryLayout>
 TypeAnalysis::layoutOfReallocation(const CallBase &Realloc) const {
-  return memoryAt(&Realloc).layout(std::nullopt);
+  MemoryTypes M = memoryAt(&Realloc);
+  std::optional<MemoryLayout> L = M.layout(std::nullopt);
+  if (!L)
+    explain(Realloc, &Realloc, M, DL, Callers);
+  return L;
 }
 
 void printFacts(raw_ostream &OS, const MemoryTypes &M) {

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "driver/ADPass.h"
 #include "driver/EntryPointCall.h"
+#include "driver/LoweringOrder.h"
 #include "driver/PostADPipeline.h"
 #include "driver/TimeReport.h"
 #include "modes/DerivativeCache.h"
@@ -21,6 +22,7 @@
 #include "modes/MutableGlobals.h"
 #include "rules/CustomRules.h"
 #include "rules/RuleTable.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfo.h"
@@ -28,6 +30,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/ValueHandle.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/IPO/AlwaysInliner.h"
@@ -211,9 +214,10 @@ void resetShadows(IRBuilder<> &B, ArrayRef<GlobalVariable *> Shadows) {
                    S->getAlign());
 }
 
-bool lowerReverse(EntryPointCall &EP, DerivativeCache &Cache,
-                  DiagnosticReporter &Diag,
+bool lowerReverse(EntryPointCall &EP, ADContext &Ctx,
                   ArrayRef<GlobalVariable *> ResetAfter) {
+  DerivativeCache &Cache = *Ctx.Cache;
+  DiagnosticReporter &Diag = Ctx.Diag;
   DerivativeSignature Sig;
   Sig.Primal = EP.Fn;
   Sig.Kind = DerivativeKind::Gradient;
@@ -238,6 +242,9 @@ bool lowerReverse(EntryPointCall &EP, DerivativeCache &Cache,
   IRBuilder<> B(EP.Call);
   CallInst *R = B.CreateCall(G, Args);
   resetShadows(B, ResetAfter);
+  // An outer derivative may copy this call (nested derivatives): its
+  // pointer arguments type G's parameters as the entry call's typed f's.
+  Ctx.ArgTypes.addCall(G, Args);
   // The adjoints in parameter order: __ad_out scalars come back from the
   // gradient, structs passed by value in their shadows.
   SmallVector<Value *, 4> Adjoints;
@@ -251,9 +258,10 @@ bool lowerReverse(EntryPointCall &EP, DerivativeCache &Cache,
   return true;
 }
 
-bool lowerForward(EntryPointCall &EP, DerivativeCache &Cache,
-                  DiagnosticReporter &Diag,
+bool lowerForward(EntryPointCall &EP, ADContext &Ctx,
                   ArrayRef<GlobalVariable *> ResetAfter) {
+  DerivativeCache &Cache = *Ctx.Cache;
+  DiagnosticReporter &Diag = Ctx.Diag;
   DerivativeSignature Sig;
   Sig.Primal = EP.Fn;
   Sig.Kind = DerivativeKind::Tangent;
@@ -275,6 +283,7 @@ bool lowerForward(EntryPointCall &EP, DerivativeCache &Cache,
   IRBuilder<> B(EP.Call);
   CallInst *R = B.CreateCall(T, Args);
   resetShadows(B, ResetAfter);
+  Ctx.ArgTypes.addCall(T, Args); // As in lowerReverse.
   SmallVector<Value *, 1> Tangent;
   if (Sig.ReturnActive)
     Tangent.push_back(B.CreateExtractValue(R, 1));
@@ -282,6 +291,38 @@ bool lowerForward(EntryPointCall &EP, DerivativeCache &Cache,
     Tangent.push_back(B.CreateLoad(SR.Ty, SR.Shadow));
   deliverResults(EP, Tangent);
   return true;
+}
+
+/// A derivative of Fn would contain this very call (Fn reaches it through
+/// calls or other entry points): differentiating it again and again never
+/// ends.
+void reportRecursiveNesting(const EntryPointCall &EP,
+                            DiagnosticReporter &Diag) {
+  Diag.invalidCall(EP.Call,
+                   "'" + demangle(EP.Fn->getName()) +
+                       "' reaches this differentiation call itself, so its "
+                       "derivative would contain a derivative of itself "
+                       "(recursive nesting of derivatives)",
+                   "differentiate a function that does not call back into "
+                   "the differentiation of itself");
+}
+
+/// Removes an entry-point call that was lowered (or dropped after an error).
+void eraseEntryPointCall(CallBase *Call) {
+  // In C++ the call is an invoke whenever an object with a destructor is
+  // alive; the derivative never throws, so control goes straight on.
+  if (auto *II = dyn_cast<InvokeInst>(Call)) {
+    II->getUnwindDest()->removePredecessor(II->getParent());
+    BranchInst::Create(II->getNormalDest(), II->getIterator());
+  }
+  SmallSetVector<Value *, 8> Operands(Call->arg_begin(), Call->arg_end());
+  Call->eraseFromParent();
+  // An outer derivative may copy this function (nested derivatives): leave
+  // no dead marker loads behind for it.
+  for (Value *V : Operands)
+    if (auto *LI = dyn_cast<LoadInst>(V);
+        LI && markerName(LI) && LI->use_empty())
+      LI->eraseFromParent();
 }
 
 void eraseDeadMarkers(Module &M) {
@@ -374,28 +415,41 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
     Ctx.Globals = &Globals.shadowed();
   }
 
-  for (auto [Index, CallAndKind] : enumerate(Calls)) {
-    auto [Call, Kind] = CallAndKind;
+  // Innermost first: a derivative is built from code whose own entry-point
+  // calls are already lowered (nested derivatives, LoweringOrder.h).
+  SmallVector<CallBase *, 8> CallSites(make_first_range(Calls));
+  SmallVector<Function *, 8> Targets;
+  for (std::optional<EntryPointCall> &EP : Parsed)
+    Targets.push_back(EP ? EP->Fn : nullptr);
+  LoweringOrder Lowering = innermostFirst(CallSites, Targets, Custom);
+
+  for (unsigned Index : Lowering.Order) {
+    auto [Call, Kind] = Calls[Index];
     std::optional<EntryPointCall> &EP = Parsed[Index];
     bool Ok = false;
     unsigned SynthesizedBefore = Cache.synthesizedCount();
-    if (EP && !Globals.failed(Call)) {
-      ArrayRef<GlobalVariable *> Reset = Globals.shadowsToReset(Call);
-      Ok = Kind == EntryPointKind::Reverse
-               ? lowerReverse(*EP, Cache, Diag, Reset)
-               : lowerForward(*EP, Cache, Diag, Reset);
-    }
+    // What replaces the call (tracked through replaceAllUsesWith) replaces
+    // it in the calls still to lower that pass its result on.
+    WeakTrackingVH Result(Call);
+    // A call inside code an outer derivative copies must not reset the
+    // globals' shadows in the middle of the outer call.
+    ArrayRef<GlobalVariable *> Reset;
+    if (!Lowering.Nested[Index])
+      Reset = Globals.shadowsToReset(Call);
+    if (EP && Lowering.Recursive[Index])
+      reportRecursiveNesting(*EP, Diag);
+    else if (EP && !Globals.failed(Call))
+      Ok = Kind == EntryPointKind::Reverse ? lowerReverse(*EP, Ctx, Reset)
+                                           : lowerForward(*EP, Ctx, Reset);
     if (Ok)
       remarkDerivative(*EP, Cache.synthesizedCount() - SynthesizedBefore);
     if (!Ok && !Call->getType()->isVoidTy())
       Call->replaceAllUsesWith(PoisonValue::get(Call->getType()));
-    // In C++ the call is an invoke whenever an object with a destructor is
-    // alive; the derivative never throws, so control goes straight on.
-    if (auto *II = dyn_cast<InvokeInst>(Call)) {
-      II->getUnwindDest()->removePredecessor(II->getParent());
-      BranchInst::Create(II->getNormalDest(), II->getIterator());
-    }
-    Call->eraseFromParent();
+    if (Result != Call)
+      for (std::optional<EntryPointCall> &Other : Parsed)
+        if (Other)
+          Other->replaceValue(Call, Result);
+    eraseEntryPointCall(Call);
   }
   eraseDeadMarkers(M);
   Globals.finish();

@@ -6,9 +6,9 @@
 //   print<ad-activity>  which values carry derivatives (ActivityAnalysis):
 //                       inactive code gets no derivative code and no tape;
 //   print<ad-types>     what the memory behind each pointer holds (the
-//                       floating-point fields of its element, from
-//                       MemoryLayout and ArgumentTypes) and which integers
-//                       carry the bits of a float.
+//                       floats and pointers of its element, and the facts
+//                       the TypeAnalysis resolved them from) and which
+//                       integers carry the bits of a float or a pointer.
 // The analyses run on the called function as written, with the activities
 // the call gives its parameters.
 //

@@ -13,19 +13,43 @@ namespace ad {
 
 void DiagnosticReporter::setOriginal(const Function *Clone,
                                      const Function *Orig) {
-  Originals.push_back({Clone, Orig});
+  Originals.push_back({Clone, Orig, /*IsDerivative=*/false});
 }
 
-const Function &DiagnosticReporter::userFunction(const Function &F) const {
-  for (auto &[Clone, Orig] : Originals)
-    if (Clone == &F)
-      return *Orig;
-  return F;
+void DiagnosticReporter::setDerivativeOf(const Function *Derivative,
+                                         const Function *Primal) {
+  Originals.push_back({Derivative, Primal, /*IsDerivative=*/true});
+}
+
+const Function &DiagnosticReporter::userFunction(const Function &F,
+                                                 bool *Nested) const {
+  // A derivative of a derivative is a clone of a clone: follow the chain.
+  // The first step from a derivative under construction is no nesting.
+  const Function *Cur = &F;
+  bool First = true;
+  for (bool Found = true; Found; First = false) {
+    Found = false;
+    for (const Origin &O : Originals)
+      if (O.Clone == Cur && O.Orig != Cur) {
+        if (Nested && O.IsDerivative && !First)
+          *Nested = true;
+        Cur = O.Orig;
+        Found = true;
+        break;
+      }
+  }
+  return *Cur;
 }
 
 /// The name users wrote: C++ names demangled.
 static std::string sourceName(const Function &F) {
   return demangle(F.getName());
+}
+
+std::string DiagnosticReporter::functionName(const Function &F) const {
+  bool Nested = false;
+  const Function &User = userFunction(F, &Nested);
+  return (Nested ? "the derivative of '" : "'") + sourceName(User) + "'";
 }
 
 void DiagnosticReporter::emit(const Function &F, const DebugLoc &Loc,
@@ -45,7 +69,9 @@ void DiagnosticReporter::error(const Instruction *At, const Twine &Reason,
                                const Twine &Hint) {
   const Function &F = userFunction(*At->getFunction());
   emit(F, At->getDebugLoc(),
-       "cannot differentiate '" + sourceName(F) + "': " + Reason, Hint);
+       "cannot differentiate " + functionName(*At->getFunction()) + ": " +
+           Reason,
+       Hint);
 }
 
 void DiagnosticReporter::invalidCall(const Instruction *Call,
@@ -59,14 +85,14 @@ void DiagnosticReporter::invalidCall(const Instruction *Call,
 void DiagnosticReporter::error(const Function &Fn, const Twine &Reason,
                                const Twine &Hint) {
   const Function &F = userFunction(Fn);
-  emit(F, DebugLoc(), "cannot differentiate '" + sourceName(F) + "': " + Reason,
-       Hint);
+  emit(F, DebugLoc(),
+       "cannot differentiate " + functionName(Fn) + ": " + Reason, Hint);
 }
 
 std::string DiagnosticReporter::describe(const Value &V) const {
   if (auto *A = dyn_cast<Argument>(&V))
-    return ("parameter " + Twine(A->getArgNo() + 1) + " of '" +
-            sourceName(userFunction(*A->getParent())) + "'")
+    return ("parameter " + Twine(A->getArgNo() + 1) + " of " +
+            functionName(*A->getParent()))
         .str();
   if (auto *GV = dyn_cast<GlobalValue>(&V))
     return "global '" + demangle(GV->getName()) + "'";

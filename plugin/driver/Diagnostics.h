@@ -38,6 +38,10 @@ public:
 
   /// Our clones carry a suffix; diagnostics name the user's function.
   void setOriginal(const llvm::Function *Clone, const llvm::Function *Orig);
+  /// \p Derivative was synthesized from \p Primal. Differentiated again (a
+  /// nested derivative), its code is reported as "the derivative of 'f'".
+  void setDerivativeOf(const llvm::Function *Derivative,
+                       const llvm::Function *Primal);
 
   unsigned errorCount() const { return Errors; }
 
@@ -47,13 +51,21 @@ public:
   std::string describe(const llvm::Value &V) const;
 
 private:
-  const llvm::Function &userFunction(const llvm::Function &F) const;
+  /// The user's function \p F was made from; \p Nested is set when the
+  /// way there passes through a derivative.
+  const llvm::Function &userFunction(const llvm::Function &F,
+                                     bool *Nested = nullptr) const;
+  /// How messages name \p F: 'f', or the derivative of 'f'.
+  std::string functionName(const llvm::Function &F) const;
   void emit(const llvm::Function &F, const llvm::DebugLoc &Loc,
             const llvm::Twine &Msg, const llvm::Twine &Hint);
   unsigned Errors = 0;
   std::set<std::pair<const void *, std::string>> Reported;
-  llvm::SmallVector<std::pair<const llvm::Function *, const llvm::Function *>>
-      Originals;
+  struct Origin {
+    const llvm::Function *Clone, *Orig;
+    bool IsDerivative;
+  };
+  llvm::SmallVector<Origin> Originals;
 };
 
 } // namespace ad

@@ -45,6 +45,15 @@ struct EntryPointCall {
   };
   llvm::SmallVector<ShadowResult, 2> ShadowResults;
 
+  /// \p Old (another entry-point call, lowered first) became \p New.
+  void replaceValue(llvm::Value *Old, llvm::Value *New) {
+    for (llvm::Value *&V : Primals)
+      V = V == Old ? New : V;
+    for (llvm::Value *&V : Derivatives)
+      V = V == Old ? New : V;
+    SRet = SRet == Old ? New : SRet;
+  }
+
   /// Whether parameter \p ParamNo's adjoint is returned (reverse mode):
   /// an __ad_out scalar, or a struct passed by value.
   const ShadowResult *shadowResultFor(unsigned ParamNo) const {

@@ -83,7 +83,8 @@ FunctionType *adjointFunctionType(const DerivativeSignature &Sig) {
 }
 
 Function *DerivativeCache::newFunction(FunctionType *Ty, const Twine &Name,
-                                       Function *Primal) {
+                                       Function *Primal,
+                                       bool PrimalParamsFirst) {
   Function *F =
       Function::Create(Ty, GlobalValue::InternalLinkage, Name, &Ctx.M);
   F->copyAttributesFrom(Primal);
@@ -96,6 +97,11 @@ Function *DerivativeCache::newFunction(FunctionType *Ty, const Twine &Name,
   // The primal may have been given fastcc; derivatives are called with C's.
   F->setCallingConv(CallingConv::C);
   dropPrimalOnlyAttributes(*F);
+  // Differentiated again (nested derivatives), its code is Primal's code,
+  // and its leading parameters (all but an adjoint's) are Primal's.
+  Ctx.Diag.setDerivativeOf(F, Primal);
+  if (PrimalParamsFirst)
+    Ctx.ArgTypes.addClone(F, Primal);
   Created.push_back(F);
   ++Synthesized;
   ++NumSynthesized;
@@ -243,7 +249,8 @@ SplitDerivative DerivativeCache::split(const DerivativeSignature &Sig) {
       newFunction(augmentedFunctionType(Sig),
                   Sig.Primal->getName() + ".ad.augmented", Sig.Primal);
   S.Adjoint = newFunction(adjointFunctionType(Sig),
-                          Sig.Primal->getName() + ".ad.adjoint", Sig.Primal);
+                          Sig.Primal->getName() + ".ad.adjoint", Sig.Primal,
+                          /*PrimalParamsFirst=*/false);
   It->second = S;
   ADPhaseTimer Timer(ADPhase::ReverseMode);
   ReverseBuilder Builder(Ctx, Sig, canonicalPrimal(Sig.Primal), S.Augmented,

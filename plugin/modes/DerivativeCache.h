@@ -96,7 +96,8 @@ public:
 
 private:
   llvm::Function *newFunction(llvm::FunctionType *Ty, const llvm::Twine &Name,
-                              llvm::Function *Primal);
+                              llvm::Function *Primal,
+                              bool PrimalParamsFirst = true);
   void discard(llvm::Function *F);
   /// Loop facts of canonical clone \p Clone of \p F, and its bookkeeping.
   void registerCanonical(llvm::Function *Clone, llvm::Function *F);

@@ -1,5 +1,6 @@
 //===- Preprocess.cpp - The canonical primal --------------------------------===//
 #include "modes/Preprocess.h"
+#include "modes/ReloadVersioning.h"
 #include "modes/SelectReductions.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
@@ -42,6 +43,7 @@ Function *createCanonicalPrimal(Function &F, FunctionAnalysisManager &FAM,
   Clone->setLinkage(GlobalValue::InternalLinkage);
   Clone->setComdat(nullptr);
   dropPrimalOnlyAttributes(*Clone);
+  forgetUnchangedAccesses(*Clone); // F may be a gradient (nested).
 
   // Differentiated code is assumed not to throw: an invoke becomes a call
   // and its landing pads (C++ cleanups at -O0) disappear with it.

@@ -32,6 +32,11 @@ bool isUnchangedAfterAccess(const Instruction &I) {
   return I.getMetadata(UnchangedKind) != nullptr;
 }
 
+void forgetUnchangedAccesses(Function &F) {
+  for (Instruction &I : instructions(F))
+    I.setMetadata(UnchangedKind, nullptr);
+}
+
 namespace {
 
 /// Pairs checked per function at most: the checks are quadratic in the

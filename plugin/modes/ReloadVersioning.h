@@ -70,6 +70,12 @@ versionForReloads(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
 /// nothing its function writes after it changes the location it accessed.
 bool isUnchangedAfterAccess(const llvm::Instruction &I);
 
+/// Drops every !ad.unchanged of \p F. The checks vouch for the gradient
+/// they were made for (nothing runs between its two sweeps); a gradient that
+/// is differentiated again (a nested derivative) may be split, with the
+/// caller's code between the halves, so its copy must not trust them.
+void forgetUnchangedAccesses(llvm::Function &F);
+
 } // namespace ad
 
 #endif

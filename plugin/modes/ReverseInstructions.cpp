@@ -10,6 +10,7 @@
 #include "analysis/TypeAnalysis.h"
 #include "modes/ConstantShadows.h"
 #include "modes/IRHelpers.h"
+#include "modes/InnerTapes.h"
 #include "modes/ReverseBuilder.h"
 #include "rules/CustomRules.h"
 #include "rules/KnownFunctions.h"
@@ -263,6 +264,17 @@ bool ReverseBuilder::reverseCall(CallBase &I, Value *DY) {
     return reverseCallToDefined(I);
   case CalleeKind::Custom:
     return !DY || reverseCustomCall(I, *Info.Custom, DY);
+  case CalleeKind::TapePush:
+  case CalleeKind::TapePop:
+  case CalleeKind::TapeReserve:
+  case CalleeKind::TapeFree:
+    if (Info.Kind == CalleeKind::TapePush && AA.hasShadow(&I)) {
+      Value *Record = shadowInReverse(&I, &I);
+      if (!Record)
+        return false;
+      reverseOfTapeCall(B, Ctx.Runtime, Info.Kind, Record);
+    }
+    return true;
   case CalleeKind::NoEffect:
   case CalleeKind::Inactive:
   case CalleeKind::Unknown: // Active unknown calls failed in the forward sweep.

@@ -4,6 +4,7 @@
 #include "analysis/TypeAnalysis.h"
 #include "modes/ConstantShadows.h"
 #include "modes/IRHelpers.h"
+#include "modes/InnerTapes.h"
 #include "modes/Preprocess.h"
 #include "modes/StoredPointers.h"
 #include "modes/UnsupportedConstructs.h"
@@ -335,6 +336,22 @@ bool TangentBuilder::visitCall(CallBase &I) {
     return visitCallToDefined(I);
   case CalleeKind::Custom:
     return visitCustomCall(I, *Info.Custom);
+  case CalleeKind::TapePush:
+  case CalleeKind::TapePop:
+  case CalleeKind::TapeReserve:
+  case CalleeKind::TapeFree: {
+    Value *Tape = I.getArgOperand(0);
+    if (!AA.hasShadow(Tape))
+      return true;
+    Value *ShadowTape = shadowOf(Tape, &I);
+    if (!ShadowTape)
+      return false;
+    Value *Bytes = I.arg_size() > 1 ? cloneOf(I.getArgOperand(1)) : nullptr;
+    if (Value *Record =
+            tangentOfTapeCall(B, Ctx.Runtime, Info.Kind, ShadowTape, Bytes))
+      Tangents[&I] = Record;
+    return true;
+  }
   case CalleeKind::Unknown:
     break;
   default:
@@ -345,18 +362,9 @@ bool TangentBuilder::visitCall(CallBase &I) {
     Active |= AA.isVaried(U) || AA.hasShadow(U);
   if (!Active)
     return true;
+  // Entry-point calls inside differentiated code were lowered before it
+  // (driver/LoweringOrder.h); what remains here has no body.
   Function *Callee = I.getCalledFunction();
-  if (Callee && (Callee->getName().starts_with("__ad_autodiff") ||
-                 Callee->getName().starts_with("__ad_fwddiff") ||
-                 Callee->getName().contains("__ad_autodiff") ||
-                 Callee->getName().contains("__ad_fwddiff"))) {
-    Ctx.Diag.error(&I,
-                   "it calls a differentiation entry point itself (nested, "
-                   "higher-order differentiation is not supported yet)",
-                   "differentiate the inner function's derivative by hand, "
-                   "or restructure to a single level of differentiation");
-    return false;
-  }
   Ctx.Diag.error(&I,
                  Callee ? "call to '" + Callee->getName() +
                               "', which has no body and no derivative rule"

@@ -36,6 +36,12 @@ const NamedKind LibraryFunctions[] = {
     {"memcpy", CalleeKind::MemCopy},
     {"memmove", CalleeKind::MemCopy},
     {"memset", CalleeKind::MemSet},
+    // The tape of a derivative that is differentiated again
+    // (runtime/RuntimeFunctions.h emits these).
+    {"__ad_tape_push", CalleeKind::TapePush},
+    {"__ad_tape_pop", CalleeKind::TapePop},
+    {"__ad_tape_reserve", CalleeKind::TapeReserve},
+    {"__ad_tape_free", CalleeKind::TapeFree},
     // No derivative flows through these.
     {"printf", CalleeKind::Inactive},
     {"fprintf", CalleeKind::Inactive},
@@ -65,6 +71,7 @@ const NamedKind LibraryFunctions[] = {
     {"labs", CalleeKind::Inactive},
     {"atoi", CalleeKind::Inactive},
     {"getenv", CalleeKind::Inactive},
+    {"malloc_usable_size", CalleeKind::Inactive}, // In derivatives' realloc.
     {"lround", CalleeKind::Inactive},
     {"lrint", CalleeKind::Inactive},
     {"llround", CalleeKind::Inactive},

@@ -39,6 +39,10 @@ enum class CalleeKind : uint8_t {
   FPReduction, ///< llvm.vector.reduce.{fadd,fmul,fmax,fmin,...}.
   MaskedLoad,  ///< llvm.masked.load / llvm.masked.gather.
   MaskedStore, ///< llvm.masked.store / llvm.masked.scatter.
+  TapePush,    ///< The tape's own functions, called by derivatives that
+  TapePop,     ///< are themselves differentiated (nested derivatives,
+  TapeReserve, ///< modes/InnerTapes.h): push(tape, bytes) -> record,
+  TapeFree,    ///< pop(tape, bytes) -> record, reserve(tape, bytes), free.
   Custom,      ///< A function with a user-registered rule (CustomRules.h).
   Defined,     ///< A function with a body we differentiate recursively.
   Unknown,     ///< A declaration with no rule, an indirect call, inline asm.

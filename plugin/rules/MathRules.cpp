@@ -445,16 +445,26 @@ Value *guardedTerm(IRBuilderBase &B, ZeroGuard Guard, Value *Partial,
   // adjoint (reverse mode reaches the argument of sqrt in fmax(sqrt(x), c)
   // with the adjoint 0 of fmax's unchosen arm) must not meet sqrt's infinite
   // partial at x = 0.
+  // Only a factor that is infinite or NaN is replaced: a finite one stays
+  // (its product with 0 is 0 anyway), so that a derivative of this
+  // derivative (nested differentiation) still sees partial * dDerivative
+  // where the derivative is 0 but its own derivative is not.
   Value *Zero = ConstantFP::get(Derivative->getType(), 0.0);
+  auto NotFinite = [&](Value *V) {
+    return B.createIsFPClass(V, fcInf | fcNan);
+  };
   switch (guardFor(Guard, Partial)) {
   case ZeroGuard::None:
     break;
   case ZeroGuard::Derivative:
-    Partial = B.CreateSelect(B.CreateFCmpOEQ(Derivative, Zero), Zero, Partial);
+    Partial = B.CreateSelect(
+        B.CreateAnd(B.CreateFCmpOEQ(Derivative, Zero), NotFinite(Partial)),
+        Zero, Partial);
     break;
   case ZeroGuard::Partial:
-    Derivative =
-        B.CreateSelect(B.CreateFCmpOEQ(Partial, Zero), Zero, Derivative);
+    Derivative = B.CreateSelect(
+        B.CreateAnd(B.CreateFCmpOEQ(Partial, Zero), NotFinite(Derivative)),
+        Zero, Derivative);
     break;
   }
   return scaleByPartial(B, Partial, Derivative);
