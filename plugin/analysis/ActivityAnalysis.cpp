@@ -52,6 +52,7 @@ ActivityAnalysis::ActivityAnalysis(Function &Fn, ArrayRef<Activity> Args)
 static bool argumentsFlowOnlyToResult(const CallBase &Call) {
   switch (classifyCallee(Call).Kind) {
   case CalleeKind::Math:
+  case CalleeKind::ComplexMath:
   case CalleeKind::Custom: // Pointer arguments with shadows are an error.
   case CalleeKind::FPReduction:
   case CalleeKind::MaskedLoad:
@@ -61,6 +62,44 @@ static bool argumentsFlowOnlyToResult(const CallBase &Call) {
   default:
     return false;
   }
+}
+
+/// Whether differentiated code may move derivatives through the memory at
+/// \p Ptr, so that it needs a shadow: a load or store through the address, a
+/// memory intrinsic, a call to a function that is differentiated or has a
+/// rule, or the address itself stored, merged or turned into an integer.
+/// An address that only reaches calls to functions with no body and no rule
+/// (or known to be inactive), comparisons and markers does not (-O0's
+/// std::allocator<char> or std::string objects, a buffer for sprintf):
+/// whatever those calls write there, no differentiated code reads, and a call
+/// that receives neither a varied value nor a shadowed pointer is inactive
+/// (see the rule in docs/DESIGN.md, "Calls without a body").
+static bool reachesDifferentiatedCode(const Value &Ptr, unsigned Depth = 0) {
+  if (Depth > 8)
+    return true;
+  for (const Use &U : Ptr.uses()) {
+    const User *Usr = U.getUser();
+    if (isa<ICmpInst>(Usr))
+      continue;
+    if (isa<GetElementPtrInst>(Usr) || isa<BitCastInst>(Usr) ||
+        isa<AddrSpaceCastInst>(Usr)) {
+      if (reachesDifferentiatedCode(*Usr, Depth + 1))
+        return true;
+      continue;
+    }
+    auto *Call = dyn_cast<CallBase>(Usr);
+    if (!Call || !Call->isArgOperand(&U))
+      return true;
+    switch (classifyCallee(*Call).Kind) {
+    case CalleeKind::NoEffect:
+    case CalleeKind::Inactive:
+    case CalleeKind::Unknown:
+      continue;
+    default:
+      return true;
+    }
+  }
+  return false;
 }
 
 /// A derivative can flow through operand \p Op into its user: not through
@@ -137,7 +176,7 @@ bool ActivityAnalysis::markVaried(const Value *V) {
 }
 
 bool ActivityAnalysis::markShadowed(const Value *V) {
-  if (!V->getType()->isPtrOrPtrVectorTy())
+  if (!isPointerLike(V->getType()))
     return false;
   return Shadowed.insert(V).second;
 }
@@ -240,7 +279,9 @@ bool ActivityAnalysis::visit(const Instruction &I) {
   }
 
   if (auto *AI = dyn_cast<AllocaInst>(&I))
-    return mayHoldDerivatives(AI->getAllocatedType()) && markShadowed(AI);
+    return mayHoldDerivatives(AI->getAllocatedType()) &&
+           !isInactiveLibraryType(AI->getAllocatedType()) &&
+           reachesDifferentiatedCode(*AI) && markShadowed(AI);
 
   if (auto *LI = dyn_cast<LoadInst>(&I)) {
     if (!hasShadow(LI->getPointerOperand()))
@@ -261,6 +302,7 @@ bool ActivityAnalysis::visit(const Instruction &I) {
         AnyVaried |= isVaried(Call->getArgOperand(A));
       return AnyVaried && markVaried(Call);
     }
+    case CalleeKind::ComplexMath: // Every argument is a real component.
     case CalleeKind::FPReduction:
     case CalleeKind::Custom: { // A rule's tangent depends on every argument.
       bool AnyVaried = false;
@@ -281,6 +323,9 @@ bool ActivityAnalysis::visit(const Instruction &I) {
         Changed |= markShadowed(Call);
       return Changed;
     }
+    case CalleeKind::MirrorCall: // The shadow call returns its shadow.
+      return any_of(Call->args(), [&](const Use &U) { return hasShadow(U); }) &&
+             markShadowed(Call);
     case CalleeKind::Defined: {
       bool AnyActive = false, AnyShadow = false;
       for (const Use &U : Call->args()) {

@@ -16,8 +16,9 @@
 #include "llvm/IR/Constant.h"
 
 namespace llvm {
+class GlobalVariable;
 class Module;
-}
+} // namespace llvm
 
 namespace ad {
 
@@ -30,6 +31,10 @@ llvm::Constant *shadowOfConstant(llvm::Module &M, llvm::Constant *C,
 /// Whether \p V is a constant pointer with a shadow (into a read-only
 /// global); it can then be copied from like differentiated memory.
 bool hasConstantShadow(const llvm::Value *V);
+
+/// A global that the program can only read: declared constant, or private
+/// to the module with an initializer and no store, memset or escaping use.
+bool isReadOnlyGlobal(const llvm::GlobalVariable *GV);
 
 } // namespace ad
 

@@ -4,6 +4,7 @@
 #include "modes/DerivativeSignature.h"
 #include "analysis/ActivityAnalysis.h"
 #include "modes/IRHelpers.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/InstrTypes.h"
 
 using namespace llvm;
@@ -28,9 +29,15 @@ signatureForCall(const CallBase &I, const ActivityAnalysis &AA,
   }
   if (!Any)
     return std::nullopt;
+  // A null pointer beside differentiated arguments is passed with its (null)
+  // shadow: the callee may store it where shadows are kept (a C++ iterator
+  // built from nullptr, end()), and a null shadow is exactly right there.
+  for (const Use &U : I.args())
+    if (isa<ConstantPointerNull>(U))
+      Callee.Args[U.getOperandNo()] = Activity::Shadowed;
   Type *RetTy = I.getType();
   Callee.ReturnActive = (isDifferentiableType(RetTy) && AA.isVaried(&I)) ||
-                        (RetTy->isPointerTy() && AA.hasShadow(&I));
+                        (isPointerLike(RetTy) && AA.hasShadow(&I));
   return Callee;
 }
 

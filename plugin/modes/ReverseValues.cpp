@@ -158,7 +158,7 @@ bool writesProgramMemory(const Instruction &I) {
   if (auto *Call = dyn_cast<CallBase>(&I)) {
     CalleeKind K = classifyCallee(*Call).Kind;
     if (K == CalleeKind::NoEffect || K == CalleeKind::Math ||
-        K == CalleeKind::FPReduction)
+        K == CalleeKind::ComplexMath || K == CalleeKind::FPReduction)
       return false;
   }
   return I.mayWriteToMemory();
