@@ -60,6 +60,7 @@ ActivityAnalysis::ActivityAnalysis(Function &Fn, ArrayRef<Activity> Args,
 static bool argumentsFlowOnlyToResult(const CallBase &Call) {
   switch (classifyCallee(Call).Kind) {
   case CalleeKind::Math:
+  case CalleeKind::ComplexMath:
   case CalleeKind::Custom: // Pointer arguments with shadows are an error.
   case CalleeKind::FPReduction:
   case CalleeKind::MaskedLoad:
@@ -69,6 +70,44 @@ static bool argumentsFlowOnlyToResult(const CallBase &Call) {
   default:
     return false;
   }
+}
+
+/// Whether differentiated code may move derivatives through the memory at
+/// \p Ptr, so that it needs a shadow: a load or store through the address, a
+/// memory intrinsic, a call to a function that is differentiated or has a
+/// rule, or the address itself stored, merged or turned into an integer.
+/// An address that only reaches calls to functions with no body and no rule
+/// (or known to be inactive), comparisons and markers does not (-O0's
+/// std::allocator<char> or std::string objects, a buffer for sprintf):
+/// whatever those calls write there, no differentiated code reads, and a call
+/// that receives neither a varied value nor a shadowed pointer is inactive
+/// (see the rule in docs/DESIGN.md, "Calls without a body").
+static bool reachesDifferentiatedCode(const Value &Ptr, unsigned Depth = 0) {
+  if (Depth > 8)
+    return true;
+  for (const Use &U : Ptr.uses()) {
+    const User *Usr = U.getUser();
+    if (isa<ICmpInst>(Usr))
+      continue;
+    if (isa<GetElementPtrInst>(Usr) || isa<BitCastInst>(Usr) ||
+        isa<AddrSpaceCastInst>(Usr)) {
+      if (reachesDifferentiatedCode(*Usr, Depth + 1))
+        return true;
+      continue;
+    }
+    auto *Call = dyn_cast<CallBase>(Usr);
+    if (!Call || !Call->isArgOperand(&U))
+      return true;
+    switch (classifyCallee(*Call).Kind) {
+    case CalleeKind::NoEffect:
+    case CalleeKind::Inactive:
+    case CalleeKind::Unknown:
+      continue;
+    default:
+      return true;
+    }
+  }
+  return false;
 }
 
 /// A derivative can flow through operand \p Op into its user: not through
@@ -157,7 +196,7 @@ bool ActivityAnalysis::markVaried(const Value *V) {
 }
 
 bool ActivityAnalysis::markShadowed(const Value *V) {
-  if (!V->getType()->isPtrOrPtrVectorTy())
+  if (!isPointerLike(V->getType()))
     return false;
   return Shadowed.insert(V).second;
 }
@@ -221,9 +260,9 @@ bool ActivityAnalysis::visitIntegerLoad(const LoadInst &LI) {
   // floats passed as one i64) are an error.
   auto Known = Copies.find(&LI);
   if (Known == Copies.end()) {
-    bool IsCopy = storeOf(&LI);
-    MemoryTypes Mem = Types.memoryAt(LI.getPointerOperand());
-    CopyContent C = Mem.contentOf(Size, /*Precise=*/!IsCopy);
+    const StoreInst *Store = storeOf(&LI);
+    bool IsCopy = Store;
+    CopyContent C = Types.integerCopyContent(LI, Store, Size, !IsCopy);
     std::pair<CopyKind, Type *> What{CopyKind::Integer, nullptr};
     if (C.WholeFloat && LI.getType()->isIntegerTy())
       What = {CopyKind::Float, C.WholeFloat};
@@ -236,6 +275,8 @@ bool ActivityAnalysis::visitIntegerLoad(const LoadInst &LI) {
       What = {CopyKind::Integer, nullptr};
     else if (!C.AllKnown && (C.AnyPointer || Size >= 4))
       What = {CopyKind::Unknown, nullptr}; // Bytes a float or pointer fits.
+    if (What.first != CopyKind::Integer)
+      Types.explainContent(LI, LI.getPointerOperand());
     Known = Copies.try_emplace(&LI, What).first;
   }
   auto [Kind, Ty] = Known->second;
@@ -302,7 +343,9 @@ bool ActivityAnalysis::visit(const Instruction &I) {
   }
 
   if (auto *AI = dyn_cast<AllocaInst>(&I))
-    return mayHoldDerivatives(AI->getAllocatedType()) && markShadowed(AI);
+    return mayHoldDerivatives(AI->getAllocatedType()) &&
+           !isInactiveLibraryType(AI->getAllocatedType()) &&
+           reachesDifferentiatedCode(*AI) && markShadowed(AI);
 
   if (auto *LI = dyn_cast<LoadInst>(&I)) {
     if (!hasShadow(LI->getPointerOperand()))
@@ -326,6 +369,7 @@ bool ActivityAnalysis::visit(const Instruction &I) {
         AnyVaried |= isVaried(Call->getArgOperand(A));
       return AnyVaried && markVaried(Call);
     }
+    case CalleeKind::ComplexMath: // Every argument is a real component.
     case CalleeKind::FPReduction:
     case CalleeKind::Custom: { // A rule's tangent depends on every argument.
       bool AnyVaried = false;
@@ -346,6 +390,9 @@ bool ActivityAnalysis::visit(const Instruction &I) {
         Changed |= markShadowed(Call);
       return Changed;
     }
+    case CalleeKind::MirrorCall: // The shadow call returns its shadow.
+      return any_of(Call->args(), [&](const Use &U) { return hasShadow(U); }) &&
+             markShadowed(Call);
     case CalleeKind::Defined: {
       // A callee that reads a shadowed global may return what it read, or
       // a pointer into it.

@@ -380,6 +380,103 @@ uint64_t multipleOf(const Value *V, const DataLayout &DL) {
   return M ? M : 1;
 }
 
+/// The few values \p V can take, when it is built from constants by
+/// selects, phis, zero- or sign-extended booleans and arithmetic: -O2 picks
+/// a field by `gep i8, x, (zext c) << 3 + 16` (a tree node's left or right
+/// child). At most 4 values; false when V may take others.
+bool fewValues(const Value *V, SmallVectorImpl<int64_t> &Out,
+               unsigned Depth = 0) {
+  constexpr size_t MaxValues = 4;
+  Out.clear();
+  if (auto *C = dyn_cast<ConstantInt>(V)) {
+    if (C->getBitWidth() > 64)
+      return false;
+    Out.push_back(C->getSExtValue());
+    return true;
+  }
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth > 6)
+    return false;
+  SmallVector<int64_t, 4> A, B;
+  auto Combine = [&](auto Op) {
+    for (int64_t X : A)
+      for (int64_t Y : B) {
+        int64_t Z = Op(X, Y);
+        if (!is_contained(Out, Z))
+          Out.push_back(Z);
+      }
+    return Out.size() <= MaxValues;
+  };
+  switch (I->getOpcode()) {
+  case Instruction::ZExt:
+  case Instruction::SExt:
+    if (I->getOperand(0)->getType()->isIntegerTy(1)) {
+      Out.push_back(0);
+      Out.push_back(I->getOpcode() == Instruction::ZExt ? 1 : -1);
+      return true;
+    }
+    return fewValues(I->getOperand(0), Out, Depth + 1);
+  case Instruction::Select:
+    if (!fewValues(I->getOperand(1), A, Depth + 1) ||
+        !fewValues(I->getOperand(2), B, Depth + 1))
+      return false;
+    for (int64_t X : concat<int64_t>(A, B))
+      if (!is_contained(Out, X))
+        Out.push_back(X);
+    return Out.size() <= MaxValues;
+  case Instruction::Add:
+  case Instruction::Sub:
+  case Instruction::Mul:
+  case Instruction::Shl:
+  case Instruction::Or:
+    if (!fewValues(I->getOperand(0), A, Depth + 1) ||
+        !fewValues(I->getOperand(1), B, Depth + 1))
+      return false;
+    switch (I->getOpcode()) {
+    case Instruction::Add:
+      return Combine([](int64_t X, int64_t Y) { return X + Y; });
+    case Instruction::Sub:
+      return Combine([](int64_t X, int64_t Y) { return X - Y; });
+    case Instruction::Mul:
+      return Combine([](int64_t X, int64_t Y) { return X * Y; });
+    case Instruction::Shl:
+      return all_of(B, [](int64_t Y) { return Y >= 0 && Y < 32; }) &&
+             Combine([](int64_t X, int64_t Y) { return X << Y; });
+    default: // or: only when the bits are disjoint, as for an add
+      return cast<PossiblyDisjointInst>(I)->isDisjoint() &&
+             Combine([](int64_t X, int64_t Y) { return X | Y; });
+    }
+  default:
+    return false;
+  }
+}
+
+/// The offsets a GEP adds to its base when its variable indices take only
+/// a few values each (fewValues): Base + one of them, exactly. False when
+/// some index may take many values.
+bool fewOffsets(const DataLayout &DL, const GEPOperator &GEP,
+                SmallVectorImpl<int64_t> &Offsets) {
+  unsigned Bits = DL.getIndexTypeSizeInBits(GEP.getType());
+  SmallMapVector<Value *, APInt, 4> Vars;
+  APInt C(Bits, 0);
+  if (!GEP.collectOffset(DL, Bits, Vars, C) || Vars.empty() ||
+      Vars.size() > 2)
+    return false;
+  Offsets.assign(1, C.getSExtValue());
+  for (auto &[V, Scale] : Vars) {
+    SmallVector<int64_t, 4> Values, Next;
+    if (!fewValues(V, Values))
+      return false;
+    for (int64_t O : Offsets)
+      for (int64_t X : Values)
+        Next.push_back(O + X * Scale.getSExtValue());
+    if (Next.size() > 4)
+      return false;
+    Offsets = Next;
+  }
+  return true;
+}
+
 /// The constant part of a GEP's offset and the gcd of the scales of its
 /// variable indices (0 if none): the GEP is Base + Const + k * Scale.
 bool decomposeGEP(const DataLayout &DL, const GEPOperator &GEP, int64_t &Const,
@@ -430,16 +527,24 @@ const Value *copyPartner(const User *U, const Value *V, uint64_t &Size,
 /// unknown offset.
 std::pair<const Value *, const Value *> commonCopyBases(const Value *A,
                                                         const Value *B) {
+  const Value *BaseA = A, *BaseB = B;
+  bool Variable = false;
   for (int K = 0; K < 4; ++K) {
-    auto *GA = dyn_cast<GEPOperator>(A), *GB = dyn_cast<GEPOperator>(B);
+    auto *GA = dyn_cast<GEPOperator>(BaseA), *GB = dyn_cast<GEPOperator>(BaseB);
     if (!GA || !GB || GA->getSourceElementType() != GB->getSourceElementType() ||
         GA->getNumIndices() != GB->getNumIndices() ||
         !std::equal(GA->idx_begin(), GA->idx_end(), GB->idx_begin()))
       break;
-    A = GA->getPointerOperand();
-    B = GB->getPointerOperand();
+    Variable |= !GA->hasAllConstantIndices();
+    BaseA = GA->getPointerOperand();
+    BaseB = GB->getPointerOperand();
   }
-  return {A, B};
+  // Only a copy at a run-time index relates the bases at every index; at
+  // constant offsets the copy relates its own bytes, which the copy's two
+  // pointers say exactly.
+  if (!Variable)
+    return {A, B};
+  return {BaseA, BaseB};
 }
 
 /// Whether an integer access with no TBAA tag may be -O2 moving a float's
@@ -484,8 +589,9 @@ bool isPlainSlot(const Value *V) {
 class Explorer {
 public:
   Explorer(const DataLayout &DL, const ArgumentTypes *Callers,
-           bool Explain = false)
-      : DL(DL), Callers(Callers), Explain(Explain) {}
+           bool Explain = false, bool FollowFields = false)
+      : DL(DL), Callers(Callers), Explain(Explain),
+        FollowFields(FollowFields) {}
 
   MemoryTypes run(const Value *P) {
     if (auto *I = dyn_cast<Instruction>(P))
@@ -596,8 +702,13 @@ private:
     if (auto *GEP = dyn_cast<GEPOperator>(V)) {
       int64_t Const;
       uint64_t Scale;
-      if (decomposeGEP(DL, *GEP, Const, Scale))
+      SmallVector<int64_t, 4> Few;
+      if (fewOffsets(DL, *GEP, Few)) {
+        for (int64_t Off : Few)
+          visit(GEP->getPointerOperand(), shifted(Pos, -Off));
+      } else if (decomposeGEP(DL, *GEP, Const, Scale)) {
         visit(GEP->getPointerOperand(), shifted(Pos, -Const, Scale));
+      }
     } else if (auto *Op = dyn_cast<Operator>(V);
                Op && (Op->getOpcode() == Instruction::BitCast ||
                       Op->getOpcode() == Instruction::AddrSpaceCast)) {
@@ -613,6 +724,9 @@ private:
       for (const User *U : LI->getPointerOperand()->users())
         if (auto *SI = dyn_cast<StoreInst>(U))
           visit(SI->getValueOperand(), Pos);
+    } else if (auto *LI = dyn_cast<LoadInst>(V)) {
+      for (const Value *Alias : fieldAliases(LI->getPointerOperand()))
+        visit(Alias, Pos);
     } else if (auto *A = dyn_cast<Argument>(V)) {
       if (!Pos.Descended && Callers) {
         for (const Value *Actual : Callers->actualsFor(*A))
@@ -653,8 +767,15 @@ private:
     if (auto *GEP = dyn_cast<GEPOperator>(Usr)) {
       int64_t Const;
       uint64_t Scale;
-      if (GEP->getPointerOperand() == V && decomposeGEP(DL, *GEP, Const, Scale))
+      SmallVector<int64_t, 4> Few;
+      if (GEP->getPointerOperand() != V)
+        return;
+      if (fewOffsets(DL, *GEP, Few)) {
+        for (int64_t Off : Few)
+          visit(GEP, shifted(Pos, Off));
+      } else if (decomposeGEP(DL, *GEP, Const, Scale)) {
         visit(GEP, shifted(Pos, Const, Scale));
+      }
       return;
     }
     if (auto *Op = dyn_cast<Operator>(Usr);
@@ -668,11 +789,15 @@ private:
       visit(Usr, Pos);
       return;
     }
-    if (auto *SI = dyn_cast<StoreInst>(Usr);
-        SI && SI->getValueOperand() == V && isPlainSlot(SI->getPointerOperand())) {
-      for (const User *SU : SI->getPointerOperand()->users())
-        if (isa<LoadInst>(SU))
-          visit(SU, Pos);
+    if (auto *SI = dyn_cast<StoreInst>(Usr); SI && SI->getValueOperand() == V) {
+      if (isPlainSlot(SI->getPointerOperand())) {
+        for (const User *SU : SI->getPointerOperand()->users())
+          if (isa<LoadInst>(SU))
+            visit(SU, Pos);
+      } else {
+        for (const Value *Alias : fieldAliases(SI->getPointerOperand()))
+          visit(Alias, Pos);
+      }
       return;
     }
     uint64_t Size = 0;
@@ -721,6 +846,49 @@ private:
     In.Descended = true;
     In.Via = Call;
     visit(F->getArg(ArgNo), In);
+  }
+
+  /// The pointers stored into, or loaded from, the field \p Addr points to
+  /// (any pointer the exploration relates to Addr at offset 0): they point
+  /// where a pointer loaded from Addr does. This follows pointers through
+  /// memory one level deep, as -O0 keeps them in struct fields (a C++
+  /// iterator's `int *`, a `std::tuple<const int &>`), and answers per
+  /// field once per query.
+  ArrayRef<const Value *> fieldAliases(const Value *Addr) {
+    if (!FollowFields)
+      return {};
+    auto [It, New] = FieldAliases.try_emplace(Addr);
+    if (!New)
+      return It->second;
+    Explorer Field(DL, Callers);
+    Field.RootFunction = RootFunction;
+    Field.visit(Addr, Position());
+    for (unsigned Steps = 0; !Field.Work.empty() && Steps < MaxSteps / 4;
+         ++Steps) {
+      auto [V, K] = Field.Work.pop_back_val();
+      Field.expand(V, Field.Seen[V][K]);
+    }
+    SmallVector<const Value *, 8> Found;
+    for (auto &[V, Positions] : Field.Seen) {
+      bool AtField = any_of(Positions, [](const Position &P) {
+        return P.Period ? P.Delta % int64_t(P.Period) == 0 : P.Delta == 0;
+      });
+      if (!AtField)
+        continue;
+      for (const User *U : V->users()) {
+        if (auto *LI = dyn_cast<LoadInst>(U);
+            LI && LI->getType()->isPointerTy())
+          Found.push_back(LI);
+        if (auto *SI = dyn_cast<StoreInst>(U);
+            SI && SI->getPointerOperand() == V &&
+            SI->getValueOperand()->getType()->isPointerTy())
+          Found.push_back(SI->getValueOperand());
+      }
+      if (Found.size() > 256)
+        break;
+    }
+    // The map may have grown while exploring: look the entry up again.
+    return FieldAliases[Addr] = std::move(Found);
   }
 
   /// What \p V itself says about the bytes at its position.
@@ -821,8 +989,10 @@ private:
       TBAAScalar S = scalarOfTBAANode(C, DL, accessTypeOfTag(Tag));
       if (S.IsChar)
         return;
-      // -O2 moves a double as an i64 but keeps the "double" tag.
-      if (S.Ty && Ty->isIntegerTy() && S.Ty->isFloatingPointTy() &&
+      // -O2 moves a double (or a pointer) as an i64 but keeps the "double"
+      // (or "p1 ...") tag.
+      if (S.Ty && Ty->isIntegerTy() &&
+          (S.Ty->isFloatingPointTy() || S.Ty->isPointerTy()) &&
           DL.getTypeStoreSize(S.Ty) == DL.getTypeStoreSize(Ty))
         Ty = S.Ty;
       if (Ty->isIntegerTy(8) || mayMoveFloatBits(*Access, Ty))
@@ -907,6 +1077,10 @@ private:
   const ArgumentTypes *Callers;
   /// Print every pointer reached, where, and what it says (to stderr).
   bool Explain;
+  /// Follow pointers through the fields that hold them (fieldAliases); the
+  /// exploration of a field does not, so that it stays one level deep.
+  bool FollowFields;
+  DenseMap<const Value *, SmallVector<const Value *, 8>> FieldAliases;
   const Function *RootFunction = nullptr;
   DenseMap<const Value *, SmallVector<Position, 2>> Seen;
   SmallVector<std::pair<const Value *, unsigned>, 32> Work;
@@ -1146,12 +1320,55 @@ CopyContent MemoryTypes::contentOf(uint64_t Size, bool Precise) const {
   return C;
 }
 
-MemoryTypes TypeAnalysis::memoryAt(const Value *P) const {
-  return Explorer(DL, Callers).run(P);
+MemoryTypes TypeAnalysis::memoryAt(const Value *P, bool FollowFields) const {
+  return Explorer(DL, Callers, /*Explain=*/false, FollowFields).run(P);
 }
 
-CopyContent TypeAnalysis::copyContent(const Value *Src, uint64_t Size) const {
-  return memoryAt(Src).contentOf(Size);
+std::optional<CopyContent> contentByTag(const Instruction &Access,
+                                        uint64_t Size) {
+  const MDNode *Tag = Access.getMetadata(LLVMContext::MD_tbaa);
+  if (!Tag)
+    return std::nullopt;
+  const DataLayout &DL = Access.getDataLayout();
+  TBAAScalar S = scalarOfTBAANode(Access.getContext(), DL, accessTypeOfTag(Tag));
+  if (!S.Ty || DL.getTypeStoreSize(S.Ty) != Size)
+    return std::nullopt;
+  CopyContent C;
+  C.AllKnown = true;
+  if (S.Ty->isFloatingPointTy())
+    C.AnyFloat = true, C.WholeFloat = S.Ty;
+  else if (S.Ty->isPointerTy())
+    C.AnyPointer = true;
+  return C;
+}
+
+CopyContent TypeAnalysis::integerCopyContent(const Instruction &Load,
+                                             const Instruction *Store,
+                                             uint64_t Size,
+                                             bool Precise) const {
+  // Strict aliasing: an access tagged with a scalar type moves that type.
+  // (A node_base pointer of a red-black tree may point to the header or to
+  // a node, so the memory behind it is typed every way at once; the tag of
+  // the header's count field still says "long".)
+  if (std::optional<CopyContent> C = contentByTag(Load, Size))
+    return *C;
+  if (Store)
+    if (std::optional<CopyContent> C = contentByTag(*Store, Size))
+      return *C;
+  const Value *Src = cast<LoadInst>(Load).getPointerOperand();
+  CopyContent C = memoryAt(Src).contentOf(Size, Precise);
+  if (C.AllKnown || C.AnyFloat)
+    return C;
+  // Nothing types some of the bytes: ask again, following pointers through
+  // the fields that hold them, and take that answer only if it finds
+  // integers there and nothing else. (Following fields merges every object
+  // a field may point to, the nodes of a tree with its header: a layout
+  // resolved from that is not trusted, but "only integers, everywhere it
+  // looked" types a C++ iterator's `int *` at -O0.)
+  CopyContent Deeper = memoryAt(Src, /*FollowFields=*/true)
+                           .contentOf(Size, Precise);
+  bool OnlyIntegers = Deeper.AllKnown && !Deeper.AnyFloat && !Deeper.AnyPointer;
+  return OnlyIntegers ? Deeper : C;
 }
 
 /// With -ad-explain-types, what a query from \p P that found no layout was
@@ -1161,11 +1378,16 @@ static void explain(const Instruction &At, const Value *P,
                     const ArgumentTypes *Callers) {
   if (!ExplainTypes)
     return;
-  errs() << "ad-explain-types: no layout for " << At.getFunction()->getName()
+  errs() << "ad-explain-types: cannot type " << At.getFunction()->getName()
          << ": " << At << "\n  facts:";
   printFacts(errs(), M);
   errs() << (M.Truncated ? " (truncated)\n" : "\n");
   Explorer(DL, Callers, /*Explain=*/true).run(P);
+}
+
+void TypeAnalysis::explainContent(const Instruction &At, const Value *P) const {
+  if (ExplainTypes)
+    explain(At, P, memoryAt(P), DL, Callers);
 }
 
 std::optional<MemoryLayout>
@@ -1180,6 +1402,17 @@ TypeAnalysis::layoutOfCopy(const CallBase &Copy) const {
   std::optional<MemoryLayout> L = M.layout(Len);
   if (!L)
     explain(Copy, Copy.getArgOperand(0), M, DL, Callers);
+  else if (ExplainTypes) {
+    errs() << "ad-explain-types: " << Copy.getFunction()->getName() << ": "
+           << Copy << "\n  layout: stride " << L->Stride << ",";
+    for (const FloatField &F : L->Floats)
+      errs() << " " << *F.Ty << "@" << F.Offset;
+    for (const FloatField &F : L->Others)
+      errs() << " ptr@" << F.Offset;
+    errs() << "\n  facts:";
+    printFacts(errs(), M);
+    errs() << "\n";
+  }
   return L;
 }
 

@@ -133,16 +133,30 @@ public:
   TypeAnalysis(const llvm::DataLayout &DL, const ArgumentTypes *Callers)
       : DL(DL), Callers(Callers) {}
 
-  /// What the memory at \p P holds, from every source above.
-  MemoryTypes memoryAt(const llvm::Value *P) const;
+  /// What the memory at \p P holds, from every source above. With
+  /// \p FollowFields, also through pointers kept in memory: a pointer loaded
+  /// from a field points where the pointers stored into that field point
+  /// (-O0 keeps a C++ iterator's `int *` in a struct). That sees more, and
+  /// merges more (every node of a linked structure), so queries ask it only
+  /// for bytes nothing else types.
+  MemoryTypes memoryAt(const llvm::Value *P, bool FollowFields = false) const;
 
-  /// What an integer copy of \p Size bytes from \p Src moves (exploring
-  /// from the source crosses the copy to the destination's side too).
-  CopyContent copyContent(const llvm::Value *Src, uint64_t Size) const;
+  /// What the integer \p Load of \p Size bytes moves (stored by \p Store,
+  /// if it is a copy): what its own access tag or the store's says, else
+  /// what the memory it reads holds (exploring from it crosses the copy to
+  /// the destination's side too); with \p Precise, see
+  /// MemoryTypes::contentOf.
+  CopyContent integerCopyContent(const llvm::Instruction &Load,
+                                 const llvm::Instruction *Store,
+                                 uint64_t Size, bool Precise) const;
 
   /// The layout of the bytes a memcpy or memmove copies (the whole copy,
   /// or one element of it when its length is known only at run time).
   std::optional<MemoryLayout> layoutOfCopy(const llvm::CallBase &Copy) const;
+
+  /// With -ad-explain-types, prints what the query from \p P that typed
+  /// \p At was given (an integer copy found partial or untyped).
+  void explainContent(const llvm::Instruction &At, const llvm::Value *P) const;
 
   /// The layout of the element of a reallocated buffer.
   std::optional<MemoryLayout>

@@ -1,5 +1,6 @@
 //===- ConstantShadows.cpp - Shadows of read-only globals -------------------===//
 #include "modes/ConstantShadows.h"
+#include "modes/IRHelpers.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -43,19 +44,6 @@ bool onlyRead(const Value *V, SmallPtrSetImpl<const Value *> &Seen) {
   return true;
 }
 
-} // namespace
-
-bool isReadOnlyGlobal(const GlobalVariable *GV) {
-  if (GV->isConstant())
-    return true;
-  if (!GV->hasLocalLinkage() || !GV->hasInitializer())
-    return false;
-  SmallPtrSet<const Value *, 16> Seen;
-  return onlyRead(GV, Seen);
-}
-
-namespace {
-
 /// The shadow's initial contents: zero, except that pointers inside the
 /// initializer point to the shadows of their targets. A pointer to memory
 /// that has no shadow (run-time type information, an external table) gets a
@@ -85,6 +73,18 @@ Constant *shadowInitializer(Module &M, Constant *Init, bool ForReverse) {
 
 } // namespace
 
+/// A global that differentiated code can only read: declared constant, or
+/// private to this module with no store, memset or escaping use (-O0 keeps
+/// "static double table[]" mutable; -O1 and up mark it constant themselves).
+bool isReadOnlyGlobal(const GlobalVariable *GV) {
+  if (GV->isConstant())
+    return true;
+  if (!GV->hasLocalLinkage() || !GV->hasInitializer())
+    return false;
+  SmallPtrSet<const Value *, 16> Seen;
+  return onlyRead(GV, Seen);
+}
+
 Constant *shadowOfConstant(Module &M, Constant *C, bool ForReverse) {
   if (isa<ConstantPointerNull>(C))
     return C;
@@ -95,12 +95,42 @@ Constant *shadowOfConstant(Module &M, Constant *C, bool ForReverse) {
     return Constant::getNullValue(C->getType());
   if (isa<UndefValue>(C))
     return PoisonValue::get(C->getType());
+  // An aggregate of pointers and integers (a std::pair of tree nodes): the
+  // pointers' shadows in place, the integers as they are.
+  if (C->getType()->isAggregateType() && isPointerLike(C->getType())) {
+    if (C->isNullValue())
+      return C;
+    auto *CA = dyn_cast<ConstantAggregate>(C);
+    if (!CA)
+      return nullptr;
+    SmallVector<Constant *, 4> Elts;
+    for (Use &U : CA->operands()) {
+      auto *E = cast<Constant>(U.get());
+      Constant *S =
+          isPointerLike(E->getType()) ? shadowOfConstant(M, E, ForReverse) : E;
+      if (!S)
+        return nullptr;
+      Elts.push_back(S);
+    }
+    if (auto *ST = dyn_cast<StructType>(C->getType()))
+      return ConstantStruct::get(ST, Elts);
+    return ConstantArray::get(cast<ArrayType>(C->getType()), Elts);
+  }
   if (auto *GV = dyn_cast<GlobalVariable>(C)) {
     // A mutable global that differentiated code writes derivatives into has
     // one shadow for both modes (MutableGlobals.h).
     if (GlobalVariable *S = mutableGlobalShadow(*GV))
       return S;
     if (!isReadOnlyGlobal(GV))
+      return nullptr;
+    // A constant defined in another file (a C++ vtable, type information,
+    // an extern const table): its contents are unknown here, so its shadow
+    // is all zeros, of its declared size; a declaration of unknown size
+    // (extern const double t[]) cannot have one.
+    const DataLayout &DL = M.getDataLayout();
+    if (!GV->hasInitializer() &&
+        (!GV->getValueType()->isSized() ||
+         DL.getTypeAllocSize(GV->getValueType()).isZero()))
       return nullptr;
     std::string Name =
         (GV->getName() + (ForReverse ? ".ad.sink" : ".ad.zero")).str();
@@ -110,7 +140,10 @@ Constant *shadowOfConstant(Module &M, Constant *C, bool ForReverse) {
     auto *S = new GlobalVariable(M, GV->getValueType(), /*isConstant=*/!ForReverse,
                                  GlobalValue::InternalLinkage, nullptr, Name);
     S->setAlignment(GV->getAlign());
-    Constant *Init = shadowInitializer(M, GV->getInitializer(), ForReverse);
+    Constant *Init =
+        GV->hasInitializer()
+            ? shadowInitializer(M, GV->getInitializer(), ForReverse)
+            : Constant::getNullValue(GV->getValueType());
     if (!Init) {
       S->eraseFromParent();
       return nullptr;

@@ -20,7 +20,7 @@
 namespace llvm {
 class GlobalVariable;
 class Module;
-}
+} // namespace llvm
 
 namespace ad {
 

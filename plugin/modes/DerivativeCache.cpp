@@ -68,7 +68,7 @@ FunctionType *augmentedFunctionType(const DerivativeSignature &Sig) {
   LLVMContext &C = Sig.Primal->getContext();
   Params.push_back(PointerType::getUnqual(C));
   Type *Ret = Sig.Primal->getReturnType();
-  if (Sig.ReturnActive && Ret->isPointerTy())
+  if (Sig.ReturnActive && isPointerLike(Ret))
     Ret = StructType::get(C, {Ret, Ret});
   return FunctionType::get(Ret, Params, false);
 }

@@ -5,6 +5,7 @@
 #include "analysis/ActivityAnalysis.h"
 #include "modes/IRHelpers.h"
 #include "rules/KnownFunctions.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/InstrTypes.h"
 
 using namespace llvm;
@@ -33,9 +34,15 @@ signatureForCall(const CallBase &I, const ActivityAnalysis &AA,
   // derivatives, and what it overwrites must lose them.
   if (!Any && !AA.accessesShadowedGlobals(I))
     return std::nullopt;
+  // A null pointer beside differentiated arguments is passed with its (null)
+  // shadow: the callee may store it where shadows are kept (a C++ iterator
+  // built from nullptr, end()), and a null shadow is exactly right there.
+  for (const Use &U : I.args())
+    if (isa<ConstantPointerNull>(U))
+      Callee.Args[U.getOperandNo()] = Activity::Shadowed;
   Type *RetTy = I.getType();
   Callee.ReturnActive = (isDifferentiableType(RetTy) && AA.isVaried(&I)) ||
-                        (RetTy->isPointerTy() && AA.hasShadow(&I));
+                        (isPointerLike(RetTy) && AA.hasShadow(&I));
   return Callee;
 }
 

@@ -19,6 +19,30 @@ bool isDifferentiableType(Type *T) {
   return false;
 }
 
+/// Leaves are pointers or integers; \p AnyPointer is set if one is a pointer.
+static bool pointersAndIntegers(Type *T, bool &AnyPointer) {
+  if (T->isPtrOrPtrVectorTy()) {
+    AnyPointer = true;
+    return true;
+  }
+  if (T->isIntOrIntVectorTy())
+    return true;
+  if (auto *ST = dyn_cast<StructType>(T))
+    return all_of(ST->elements(),
+                  [&](Type *E) { return pointersAndIntegers(E, AnyPointer); });
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return pointersAndIntegers(AT->getElementType(), AnyPointer);
+  return false;
+}
+
+bool isPointerLike(Type *T) {
+  if (T->isPtrOrPtrVectorTy())
+    return true;
+  bool AnyPointer = false;
+  return T->isAggregateType() && pointersAndIntegers(T, AnyPointer) &&
+         AnyPointer;
+}
+
 Constant *adjointZero(Type *T) {
   if (T->isFPOrFPVectorTy())
     return ConstantFP::getNegativeZero(T);

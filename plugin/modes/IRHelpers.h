@@ -21,6 +21,12 @@ bool isDifferentiableType(llvm::Type *T);
 llvm::Value *addDerivatives(llvm::IRBuilderBase &B, llvm::Value *A,
                             llvm::Value *Bv);
 
+/// A type whose values have shadows: a pointer (or vector of pointers), or
+/// a struct or array whose leaves are pointers and integers, at least one a
+/// pointer (C++ returns a std::pair of tree nodes by value). Its shadow has
+/// the same type: the pointers' shadows in place of the pointers.
+bool isPointerLike(llvm::Type *T);
+
 /// The zero an adjoint accumulator starts from: -0.0 in every FP leaf.
 /// -0.0 is the exact identity of fadd (x + -0.0 == x for every x, +0.0
 /// included), so the optimizer folds the first accumulation into a plain

@@ -1,6 +1,7 @@
 //===- Preprocess.cpp - The canonical primal --------------------------------===//
 #include "modes/Preprocess.h"
 #include "modes/ReloadVersioning.h"
+#include "modes/ConstantCallees.h"
 #include "modes/SelectReductions.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
@@ -66,6 +67,9 @@ Function *createCanonicalPrimal(Function &F, FunctionAnalysisManager &FAM,
   // reverses without a tape.
   FPM.addPass(LoopSimplifyPass());
   FPM.run(*Clone, FAM);
+  // After promotion: a function pointer kept in a local is a constant now.
+  if (resolveConstantCallees(*Clone))
+    FAM.invalidate(*Clone, PreservedAnalyses::none());
   unsigned ReadBack = readBackSelectReductions(*Clone, FAM);
   if (SelectReductions)
     *SelectReductions = ReadBack;

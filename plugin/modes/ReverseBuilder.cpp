@@ -5,6 +5,7 @@
 #include "modes/ConstantShadows.h"
 #include "modes/IRHelpers.h"
 #include "modes/InnerTapes.h"
+#include "modes/MirrorCalls.h"
 #include "modes/Preprocess.h"
 #include "modes/StoredPointers.h"
 #include "modes/UnsupportedConstructs.h"
@@ -219,7 +220,7 @@ bool ReverseBuilder::cloneForward() {
   // The augmented forward sweep returns the primal result (and its shadow);
   // the combined one continues into the reverse sweep instead (see
   // emitReverseEntryAndExit).
-  if (!Combined && Sig.ReturnActive && Primal->getReturnType()->isPointerTy()) {
+  if (!Combined && Sig.ReturnActive && isPointerLike(Primal->getReturnType())) {
     auto *Ret = cast<ReturnInst>(VMap[ReturnBlock->getTerminator()]);
     B.SetInsertPoint(Ret);
     Value *V = ReturnBlock->getTerminator()->getOperand(0);
@@ -254,7 +255,7 @@ bool ReverseBuilder::forwardShadowCopy(Instruction &I) {
   Instruction *S = Clone->clone();
   for (unsigned K = 0; K < I.getNumOperands(); ++K) {
     Value *Op = I.getOperand(K);
-    if (!Op->getType()->isPtrOrPtrVectorTy() && !AA.movesPointerBits(Op))
+    if (!isPointerLike(Op->getType()) && !AA.movesPointerBits(Op))
       continue;
     if (isa<ConstantInt>(Op)) { // Pointer bits: no pointer, no shadow.
       S->setOperand(K, Constant::getNullValue(Op->getType()));
@@ -289,7 +290,7 @@ bool ReverseBuilder::forwardVisit(Instruction &I) {
       return false;
     }
     bool PointerBits = AA.movesPointerBits(Val);
-    if (!Val->getType()->isPointerTy() && !PointerBits)
+    if (!isPointerLike(Val->getType()) && !PointerBits)
       return true;
     // A pointer stored in differentiated memory (or its bits, copied as an
     // integer): its shadow goes to the same place in the shadow memory.
@@ -338,10 +339,10 @@ bool ReverseBuilder::forwardVisit(Instruction &I) {
   }
 
   if (isa<GetElementPtrInst>(I) || isa<CastInst>(I) || isa<SelectInst>(I) ||
-      isa<FreezeInst>(I))
+      isa<FreezeInst>(I) || isa<ExtractValueInst>(I) || isa<InsertValueInst>(I))
     return forwardShadowCopy(I);
 
-  if (I.getType()->isPointerTy()) {
+  if (isPointerLike(I.getType())) {
     Ctx.Diag.error(
         &I,
         Twine("cannot compute the shadow of a pointer produced by '") +
@@ -352,6 +353,24 @@ bool ReverseBuilder::forwardVisit(Instruction &I) {
   return true;
 }
 
+/// \p Src points into a read-only global whose contents include pointers
+/// (a constant table of structures), not plain data (a string literal).
+static bool constantWithPointers(const Value *Src) {
+  if (!hasConstantShadow(Src))
+    return false;
+  auto *GV = cast<GlobalVariable>(getUnderlyingObject(Src));
+  std::function<bool(Type *)> HasPointer = [&](Type *T) {
+    if (T->isPtrOrPtrVectorTy())
+      return true;
+    if (auto *ST = dyn_cast<StructType>(T))
+      return any_of(ST->elements(), HasPointer);
+    if (auto *AT = dyn_cast<ArrayType>(T))
+      return HasPointer(AT->getElementType());
+    return false;
+  };
+  return HasPointer(GV->getValueType());
+}
+
 bool ReverseBuilder::forwardCall(CallBase &I) {
   CalleeInfo Info = classifyCallee(I);
   RuntimeFunctions &RT = Ctx.Runtime;
@@ -359,6 +378,7 @@ bool ReverseBuilder::forwardCall(CallBase &I) {
   case CalleeKind::NoEffect:
   case CalleeKind::Inactive:
   case CalleeKind::Math:
+  case CalleeKind::ComplexMath:
   case CalleeKind::FPReduction:
   case CalleeKind::Free:
   case CalleeKind::MemSet:
@@ -380,11 +400,32 @@ bool ReverseBuilder::forwardCall(CallBase &I) {
   }
   case CalleeKind::Malloc:
   case CalleeKind::Calloc: {
-    bool IsCalloc = Info.Kind == CalleeKind::Calloc;
-    Value *Count = IsCalloc ? cloneOf(I.getArgOperand(0))
-                            : static_cast<Value *>(B.getInt64(1));
-    Value *Size = cloneOf(I.getArgOperand(IsCalloc ? 1 : 0));
-    Shadows[&I] = B.CreateCall(RT.calloc(), {Count, Size}, "shadow.alloc");
+    const AllocationShape &S = *Info.Alloc;
+    auto Arg = [&](int K) {
+      return K < 0 ? nullptr : cloneOf(I.getArgOperand(K));
+    };
+    Shadows[&I] =
+        RT.allocateShadow(B, Arg(S.CountArg), Arg(S.SizeArg), Arg(S.AlignArg));
+    HeapShadows.insert(&I);
+    return true;
+  }
+  case CalleeKind::AllocOut: {
+    // posix_memalign(&p, ...): p's shadow goes to the shadow of &p; the
+    // call's own entry in Shadows keeps it for the reverse sweep to free.
+    Value *Out = I.getArgOperand(0);
+    if (!AA.hasShadow(Out))
+      return true;
+    Value *SO = shadowInForward(Out, &I);
+    if (!SO)
+      return false;
+    const AllocationShape &S = *Info.Alloc;
+    Type *I64 = B.getInt64Ty();
+    Shadows[&I] = B.CreateCall(
+        RT.shadowAllocOut(),
+        {SO, B.CreateZExtOrTrunc(cloneOf(I.getArgOperand(S.AlignArg)), I64),
+         B.CreateZExtOrTrunc(cloneOf(I.getArgOperand(S.SizeArg)), I64),
+         B.CreateZExtOrTrunc(VMap[&I], B.getInt32Ty())},
+        "shadow.alloc");
     HeapShadows.insert(&I);
     return true;
   }
@@ -420,11 +461,30 @@ bool ReverseBuilder::forwardCall(CallBase &I) {
     HeapShadows.insert(&I);
     return true;
   }
+  case CalleeKind::MirrorCall: {
+    Value *S;
+    if (!emitMirrorCall(
+            Ctx, AA, I, *cast<CallBase>(VMap[&I]), B, *Info.Mirror,
+            [&](Value *V) { return shadowInForward(V, &I); },
+            [&](Value *V) { return cloneOf(V); }, S))
+      return false;
+    if (S && AA.hasShadow(&I))
+      Shadows[&I] = S;
+    return true;
+  }
   case CalleeKind::MemCopy: {
     Value *Dst = I.getArgOperand(0), *Src = I.getArgOperand(1);
     bool DstS = AA.hasShadow(Dst),
          SrcS = AA.hasShadow(Src) || hasConstantShadow(Src);
-    if (!DstS && !SrcS)
+    // A read-only global's constant shadow holds no derivative: copying from
+    // it into memory without a shadow (a string literal into a character
+    // buffer) loses nothing.
+    if (!DstS && !AA.hasShadow(Src))
+      return true;
+    // Nor does copying from it into differentiated memory need anything now
+    // (the reverse sweep clears the destination's adjoint), unless the
+    // constant holds pointers, whose shadows are copied along.
+    if (!AA.hasShadow(Src) && !constantWithPointers(Src))
       return true;
     auto Layout = Ctx.Types.layoutOfCopy(I);
     if (!Layout) {
@@ -448,10 +508,19 @@ bool ReverseBuilder::forwardCall(CallBase &I) {
       return false;
     }
     if (SrcS && Layout->HasPointers) {
-      auto *Copy = cast<CallBase>(cast<CallBase>(VMap[&I])->clone());
-      Copy->setArgOperand(0, shadowInForward(Dst, &I));
-      Copy->setArgOperand(1, shadowInForward(Src, &I));
-      B.Insert(Copy);
+      // Only the pointers' shadows: where the floats are, the destination's
+      // shadow may hold an output's seed, which the reverse sweep moves.
+      Value *SD = shadowInForward(Dst, &I), *SS = shadowInForward(Src, &I);
+      if (!SD || !SS)
+        return false;
+      Value *Len = B.CreateZExtOrTrunc(cloneOf(I.getArgOperand(2)),
+                                       B.getInt64Ty());
+      Value *Count = B.CreateUDiv(Len, B.getInt64(Layout->Stride));
+      for (const FloatField &F : Layout->Others)
+        B.CreateCall(Ctx.Runtime.memcpyPointers(),
+                     {B.CreateConstGEP1_64(B.getInt8Ty(), SS, F.Offset),
+                      B.CreateConstGEP1_64(B.getInt8Ty(), SD, F.Offset), Count,
+                      B.getInt64(Layout->Stride)});
     }
     return true;
   }
@@ -478,7 +547,7 @@ bool ReverseBuilder::forwardCall(CallBase &I) {
     CallInst *New = B.CreateCall(D.Augmented, Args);
     New->setDebugLoc(Clone->getDebugLoc());
     Value *Result = New;
-    if (Callee.ReturnActive && RetTy->isPointerTy()) {
+    if (Callee.ReturnActive && isPointerLike(RetTy)) {
       Result = B.CreateExtractValue(New, 0);
       Shadows[&I] = B.CreateExtractValue(New, 1, I.getName() + ".shadow");
     }

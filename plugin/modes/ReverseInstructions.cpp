@@ -12,6 +12,7 @@
 #include "modes/IRHelpers.h"
 #include "modes/InnerTapes.h"
 #include "modes/ReverseBuilder.h"
+#include "rules/ComplexRules.h"
 #include "rules/CustomRules.h"
 #include "rules/KnownFunctions.h"
 #include "rules/MaskedMemory.h"
@@ -30,8 +31,9 @@ bool ReverseBuilder::reverseVisit(Instruction &I) {
     Value *DY = nullptr;
     CalleeKind Kind = classifyCallee(*Call).Kind;
     if (AA.isVaried(&I) &&
-        (Kind == CalleeKind::Math || Kind == CalleeKind::FPReduction ||
-         Kind == CalleeKind::MaskedLoad || Kind == CalleeKind::Custom))
+        (Kind == CalleeKind::Math || Kind == CalleeKind::ComplexMath ||
+         Kind == CalleeKind::FPReduction || Kind == CalleeKind::MaskedLoad ||
+         Kind == CalleeKind::Custom))
       DY = takeAdjoint(&I);
     return reverseCall(*Call, DY);
   }
@@ -237,6 +239,18 @@ bool ReverseBuilder::reverseCall(CallBase &I, Value *DY) {
   case CalleeKind::Math: {
     return !DY || reverseByRule(I, *Info.Rule, DY);
   }
+  case CalleeKind::ComplexMath: {
+    if (!DY)
+      return true;
+    auto Primal = [&](int K) -> Value * {
+      return primalInReverse(K == Result ? &I : I.getArgOperand(K));
+    };
+    complexAdjoints(
+        B, *Info.Complex, I, Primal, DY,
+        [&](unsigned K) { return AA.isVaried(I.getArgOperand(K)); },
+        [&](unsigned K, Value *D) { addAdjoint(I.getArgOperand(K), D); });
+    return true;
+  }
   case CalleeKind::FPReduction: {
     if (!DY)
       return true;
@@ -320,6 +334,7 @@ bool ReverseBuilder::reverseMemoryCall(CallBase &I, unsigned KindNumber) {
   switch (Kind) {
   case CalleeKind::Malloc:
   case CalleeKind::Calloc:
+  case CalleeKind::AllocOut:
     if (HeapShadows.count(&I))
       B.CreateCall(RT.free(), {shadowInReverse(&I, &I)});
     return true;

@@ -158,7 +158,7 @@ bool writesProgramMemory(const Instruction &I) {
   if (auto *Call = dyn_cast<CallBase>(&I)) {
     CalleeKind K = classifyCallee(*Call).Kind;
     if (K == CalleeKind::NoEffect || K == CalleeKind::Math ||
-        K == CalleeKind::FPReduction)
+        K == CalleeKind::ComplexMath || K == CalleeKind::FPReduction)
       return false;
   }
   return I.mayWriteToMemory();
@@ -197,16 +197,22 @@ static bool hasLifetimeMarkers(const AllocaInst &AI) {
   });
 }
 
+/// \p Access is to an alloca with lifetime markers: even where nothing
+/// writes it, its stack slot may hold another alloca by the time the reverse
+/// sweep reads it (the backend's stack colouring shares slots from -O1), so
+/// nothing is read back from it, run-time checks or not.
+static bool inDeadLocal(const Instruction &Access) {
+  auto *AI = dyn_cast<AllocaInst>(
+      getUnderlyingObject(getLoadStorePointerOperand(&Access)));
+  return AI && hasLifetimeMarkers(*AI);
+}
+
 bool ReverseBuilder::stillInMemory(const LoadInst &L) {
-  if (L.isVolatile() || !L.isSimple())
+  if (L.isVolatile() || !L.isSimple() || inDeadLocal(L))
     return false;
   // In the versioned copy that run-time checks chose (ReloadVersioning.h).
   if (isUnchangedAfterAccess(L))
     return true;
-  if (auto *AI =
-          dyn_cast<AllocaInst>(getUnderlyingObject(L.getPointerOperand())))
-    if (hasLifetimeMarkers(*AI))
-      return false;
   // Order does not matter: a write anywhere in the function, before the load
   // or after it, may have changed the location by the time the reverse sweep
   // runs (in a loop, "before" is also "after").
@@ -321,7 +327,7 @@ StoreInst *ReverseBuilder::keptStore(const Instruction &I) const {
   for (const User *U : I.users())
     if (auto *S = dyn_cast<StoreInst>(U))
       if (S->getValueOperand() == &I && S->isSimple() &&
-          isUnchangedAfterAccess(*S) &&
+          isUnchangedAfterAccess(*S) && !inDeadLocal(*S) &&
           alwaysFollows(I.getParent(), S->getParent(), LI))
         return const_cast<StoreInst *>(S);
   return nullptr;

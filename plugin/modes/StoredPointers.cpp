@@ -39,6 +39,11 @@ static bool pointsToConstantData(const Value *Base) {
 }
 
 Value *shadowForUnshadowedPointer(ADContext &Ctx, Value *Ptr, Instruction *At) {
+  // An aggregate of pointers (a std::pair of nodes) without a shadow was
+  // loaded or returned from where no shadow is kept, like a pointer loaded
+  // from memory without one: null shadows.
+  if (!Ptr->getType()->isPtrOrPtrVectorTy())
+    return Constant::getNullValue(Ptr->getType());
   const Value *Base = getUnderlyingObject(Ptr);
   auto *GV = dyn_cast<GlobalVariable>(Base);
   bool Untracked = isa<Argument>(Base) || (GV && !GV->isConstant());

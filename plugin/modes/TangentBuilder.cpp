@@ -5,9 +5,11 @@
 #include "modes/ConstantShadows.h"
 #include "modes/IRHelpers.h"
 #include "modes/InnerTapes.h"
+#include "modes/MirrorCalls.h"
 #include "modes/Preprocess.h"
 #include "modes/StoredPointers.h"
 #include "modes/UnsupportedConstructs.h"
+#include "rules/ComplexRules.h"
 #include "rules/CustomRules.h"
 #include "rules/KnownFunctions.h"
 #include "rules/MaskedMemory.h"
@@ -164,7 +166,7 @@ bool TangentBuilder::visitLinearStructural(Instruction &I) {
       continue;
     if (isDifferentiableType(Op->getType()) || AA.fpBitsType(Op))
       T->setOperand(K, tangentOf(Op));
-    else if (Op->getType()->isPointerTy() && AA.hasShadow(Op))
+    else if (isPointerLike(Op->getType()) && AA.hasShadow(Op))
       T->setOperand(K, shadowOf(Op, &I));
   }
   T->setName(I.getName() + ".d");
@@ -182,7 +184,7 @@ bool TangentBuilder::visitShadowCopy(Instruction &I) {
       S->setOperand(K, tangentOf(Op));
       continue;
     }
-    if (!Op->getType()->isPtrOrPtrVectorTy())
+    if (!isPointerLike(Op->getType()))
       continue;
     Value *Shadow = shadowOf(Op, &I);
     if (!Shadow)
@@ -238,7 +240,7 @@ bool TangentBuilder::visitStore(StoreInst &I) {
   if (!Shadow)
     return false;
   Value *T;
-  if (Val->getType()->isPointerTy())
+  if (isPointerLike(Val->getType()))
     T = shadowOfStoredPointer(Val, &I);
   else
     T = tangentOf(Val);
@@ -308,6 +310,19 @@ bool TangentBuilder::visitCall(CallBase &I) {
   case CalleeKind::Math: {
     if (AA.isVaried(&I))
       Tangents[&I] = tangentByRule(I, *Info.Rule);
+    return true;
+  }
+  case CalleeKind::ComplexMath: {
+    if (!AA.isVaried(&I))
+      return true;
+    auto Primal = [&](int K) -> Value * {
+      return K == Result ? Clone : Clone->getArgOperand(K);
+    };
+    auto TangentOfArg = [&](unsigned K) -> Value * {
+      Value *Op = I.getArgOperand(K);
+      return AA.isVaried(Op) ? tangentOf(Op) : nullptr;
+    };
+    Tangents[&I] = complexTangent(B, *Info.Complex, I, Primal, TangentOfArg);
     return true;
   }
   case CalleeKind::FPReduction: {
@@ -381,11 +396,31 @@ bool TangentBuilder::visitMemoryCall(CallBase &I, unsigned KindNumber) {
   switch (Kind) {
   case CalleeKind::Malloc:
   case CalleeKind::Calloc: {
-    Value *Count = Kind == CalleeKind::Calloc
-                       ? cloneOf(I.getArgOperand(0))
-                       : static_cast<Value *>(B.getInt64(1));
-    Value *Size = cloneOf(I.getArgOperand(Kind == CalleeKind::Calloc ? 1 : 0));
-    Tangents[&I] = B.CreateCall(RT.calloc(), {Count, Size}, "shadow.alloc");
+    const AllocationShape &S = *classifyCallee(I).Alloc;
+    auto Arg = [&](int K) {
+      return K < 0 ? nullptr : cloneOf(I.getArgOperand(K));
+    };
+    Tangents[&I] =
+        RT.allocateShadow(B, Arg(S.CountArg), Arg(S.SizeArg), Arg(S.AlignArg));
+    return true;
+  }
+  case CalleeKind::AllocOut: {
+    // posix_memalign(&p, ...): p's shadow, allocated alike, goes to the
+    // shadow of &p (without one, p holds no derivatives: nothing to do).
+    Value *Out = I.getArgOperand(0);
+    if (!AA.hasShadow(Out))
+      return true;
+    Value *SO = shadowOf(Out, &I);
+    if (!SO)
+      return false;
+    const AllocationShape &S = *classifyCallee(I).Alloc;
+    B.CreateCall(RT.shadowAllocOut(),
+                 {SO,
+                  B.CreateZExtOrTrunc(cloneOf(I.getArgOperand(S.AlignArg)),
+                                      B.getInt64Ty()),
+                  B.CreateZExtOrTrunc(cloneOf(I.getArgOperand(S.SizeArg)),
+                                      B.getInt64Ty()),
+                  B.CreateZExtOrTrunc(VMap[&I], B.getInt32Ty())});
     return true;
   }
   case CalleeKind::Realloc: {
@@ -420,7 +455,10 @@ bool TangentBuilder::visitMemoryCall(CallBase &I, unsigned KindNumber) {
     } else if (DstS) {
       B.CreateMemSet(shadowOf(Dst, &I), B.getInt8(0),
                      cloneOf(I.getArgOperand(2)), MaybeAlign());
-    } else if (SrcS) {
+    } else if (AA.hasShadow(Src)) {
+      // (A read-only global's constant shadow holds no derivative: copying
+      // from it into memory without a shadow, a string literal into a
+      // character buffer, loses nothing.)
       auto Layout = Ctx.Types.layoutOfCopy(I);
       if (!Layout || !Layout->Floats.empty()) {
         Ctx.Diag.error(&I,
@@ -430,6 +468,17 @@ bool TangentBuilder::visitMemoryCall(CallBase &I, unsigned KindNumber) {
         return false;
       }
     }
+    return true;
+  }
+  case CalleeKind::MirrorCall: {
+    Value *S;
+    if (!emitMirrorCall(
+            Ctx, AA, I, *cast<CallBase>(VMap[&I]), B, *classifyCallee(I).Mirror,
+            [&](Value *V) { return shadowOf(V, &I); },
+            [&](Value *V) { return cloneOf(V); }, S))
+      return false;
+    if (S && AA.hasShadow(&I))
+      Tangents[&I] = S;
     return true;
   }
   case CalleeKind::MemSet: {
@@ -504,7 +553,7 @@ bool TangentBuilder::finishPhis() {
     for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K) {
       Value *In = Phi->getIncomingValue(K);
       Value *TIn;
-      if (Phi->getType()->isPointerTy())
+      if (isPointerLike(Phi->getType()))
         TIn = shadowOfStoredPointer(In, Phi);
       else
         TIn = tangentOf(In);
@@ -526,7 +575,7 @@ void TangentBuilder::rewriteReturns() {
     auto *CloneRet = cast<ReturnInst>(VMap[Ret]);
     B.SetInsertPoint(CloneRet);
     Value *V = Ret->getReturnValue();
-    Value *T = V->getType()->isPointerTy() ? shadowOf(V, Ret) : tangentOf(V);
+    Value *T = isPointerLike(V->getType()) ? shadowOf(V, Ret) : tangentOf(V);
     if (!T)
       T = Constant::getNullValue(V->getType());
     Value *Pair = PoisonValue::get(NewF->getReturnType());

@@ -1,38 +1,96 @@
 //===- KnownFunctions.cpp - The table of known callees
 //----------------------===//
 #include "rules/KnownFunctions.h"
+#include "rules/ComplexRules.h"
 #include "rules/CustomRules.h"
 #include "rules/MathRules.h"
 #include "rules/RuleTable.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalAlias.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Support/GlobPattern.h"
 
 using namespace llvm;
 
 namespace ad {
 namespace {
 
+/// How much memory an allocation function returns, and aligned how.
+constexpr AllocationShape MallocShape{/*Size=*/0};
+constexpr AllocationShape CallocShape{/*Size=*/1, /*Count=*/0};
+constexpr AllocationShape AlignedAllocShape{/*Size=*/1, -1, /*Align=*/0};
+constexpr AllocationShape AlignedNewShape{/*Size=*/0, -1, /*Align=*/1};
+constexpr AllocationShape PosixMemalignShape{/*Size=*/2, -1, /*Align=*/1};
+
+/// Which colours a red-black tree function may read (see MirrorShape).
+constexpr MirrorShape NoColours{};
+constexpr MirrorShape NodeColour{/*SyncFrom=*/0};
+constexpr MirrorShape InsertColours{/*SyncFrom=*/2, /*Header=*/3};
+constexpr MirrorShape EraseColours{/*SyncFrom=*/0, /*Header=*/1,
+                                   /*FromSuccessor=*/true};
+
 struct NamedKind {
   const char *Name;
   CalleeKind Kind;
+  const AllocationShape *Alloc = nullptr;
+  const MirrorShape *Mirror = nullptr;
 };
 
 // Library functions by name. C++ operators appear in their Itanium mangling.
 const NamedKind LibraryFunctions[] = {
-    {"malloc", CalleeKind::Malloc},
-    {"_Znwm", CalleeKind::Malloc},
-    {"_Znam", CalleeKind::Malloc},
-    {"_ZnwmRKSt9nothrow_t", CalleeKind::Malloc},
-    {"_ZnamRKSt9nothrow_t", CalleeKind::Malloc},
-    {"calloc", CalleeKind::Calloc},
+    {"malloc", CalleeKind::Malloc, &MallocShape},
+    {"_Znwm", CalleeKind::Malloc, &MallocShape},
+    {"_Znam", CalleeKind::Malloc, &MallocShape},
+    {"_ZnwmRKSt9nothrow_t", CalleeKind::Malloc, &MallocShape},
+    {"_ZnamRKSt9nothrow_t", CalleeKind::Malloc, &MallocShape},
+    {"aligned_alloc", CalleeKind::Malloc, &AlignedAllocShape},
+    {"memalign", CalleeKind::Malloc, &AlignedAllocShape},
+    {"_ZnwmSt11align_val_t", CalleeKind::Malloc, &AlignedNewShape},
+    {"_ZnamSt11align_val_t", CalleeKind::Malloc, &AlignedNewShape},
+    {"_ZnwmSt11align_val_tRKSt9nothrow_t", CalleeKind::Malloc,
+     &AlignedNewShape},
+    {"_ZnamSt11align_val_tRKSt9nothrow_t", CalleeKind::Malloc,
+     &AlignedNewShape},
+    {"posix_memalign", CalleeKind::AllocOut, &PosixMemalignShape},
+    {"calloc", CalleeKind::Calloc, &CallocShape},
     {"realloc", CalleeKind::Realloc},
     {"free", CalleeKind::Free},
     {"_ZdlPv", CalleeKind::Free},
     {"_ZdaPv", CalleeKind::Free},
     {"_ZdlPvm", CalleeKind::Free},
     {"_ZdaPvm", CalleeKind::Free},
+    {"_ZdlPvSt11align_val_t", CalleeKind::Free},
+    {"_ZdaPvSt11align_val_t", CalleeKind::Free},
+    {"_ZdlPvmSt11align_val_t", CalleeKind::Free},
+    {"_ZdaPvmSt11align_val_t", CalleeKind::Free},
+    // libstdc++'s red-black tree (std::map, std::set) and list node
+    // functions: they only read and rewrite the links (and tree colours)
+    // of the nodes they are given and of nodes reachable from them.
+    {"_ZSt18_Rb_tree_incrementPSt18_Rb_tree_node_base", CalleeKind::MirrorCall,
+     nullptr, &NoColours},
+    {"_ZSt18_Rb_tree_incrementPKSt18_Rb_tree_node_base", CalleeKind::MirrorCall,
+     nullptr, &NoColours},
+    {"_ZSt18_Rb_tree_decrementPSt18_Rb_tree_node_base", CalleeKind::MirrorCall,
+     nullptr, &NodeColour},
+    {"_ZSt18_Rb_tree_decrementPKSt18_Rb_tree_node_base", CalleeKind::MirrorCall,
+     nullptr, &NodeColour},
+    {"_ZSt29_Rb_tree_insert_and_rebalancebPSt18_Rb_tree_node_baseS0_RS_",
+     CalleeKind::MirrorCall, nullptr, &InsertColours},
+    {"_ZSt28_Rb_tree_rebalance_for_erasePSt18_Rb_tree_node_baseRS_",
+     CalleeKind::MirrorCall, nullptr, &EraseColours},
+    {"_ZNSt8__detail15_List_node_base7_M_hookEPS0_", CalleeKind::MirrorCall,
+     nullptr, &NoColours},
+    {"_ZNSt8__detail15_List_node_base9_M_unhookEv", CalleeKind::MirrorCall,
+     nullptr, &NoColours},
+    {"_ZNSt8__detail15_List_node_base11_M_transferEPS0_S1_",
+     CalleeKind::MirrorCall, nullptr, &NoColours},
+    {"_ZNSt8__detail15_List_node_base10_M_reverseEv", CalleeKind::MirrorCall,
+     nullptr, &NoColours},
+    {"_ZNSt8__detail15_List_node_base4swapERS0_S1_", CalleeKind::MirrorCall,
+     nullptr, &NoColours},
     {"memcpy", CalleeKind::MemCopy},
     {"memmove", CalleeKind::MemCopy},
     {"memset", CalleeKind::MemSet},
@@ -42,15 +100,21 @@ const NamedKind LibraryFunctions[] = {
     {"__ad_tape_pop", CalleeKind::TapePop},
     {"__ad_tape_reserve", CalleeKind::TapeReserve},
     {"__ad_tape_free", CalleeKind::TapeFree},
-    // No derivative flows through these.
+    // No derivative flows through these. Printing is inactive even when
+    // given a differentiated value: the value only flows out to the stream.
     {"printf", CalleeKind::Inactive},
     {"fprintf", CalleeKind::Inactive},
     {"sprintf", CalleeKind::Inactive},
     {"snprintf", CalleeKind::Inactive},
+    {"vprintf", CalleeKind::Inactive},
+    {"vfprintf", CalleeKind::Inactive},
+    {"vsprintf", CalleeKind::Inactive},
+    {"vsnprintf", CalleeKind::Inactive},
     {"puts", CalleeKind::Inactive},
     {"putchar", CalleeKind::Inactive},
     {"fputs", CalleeKind::Inactive},
     {"fputc", CalleeKind::Inactive},
+    {"putc", CalleeKind::Inactive},
     {"fwrite", CalleeKind::Inactive},
     {"fflush", CalleeKind::Inactive},
     {"perror", CalleeKind::Inactive},
@@ -67,6 +131,8 @@ const NamedKind LibraryFunctions[] = {
     {"__assert_fail", CalleeKind::Inactive},
     {"strlen", CalleeKind::Inactive},
     {"strcmp", CalleeKind::Inactive},
+    {"strncmp", CalleeKind::Inactive},
+    {"memcmp", CalleeKind::Inactive},
     {"abs", CalleeKind::Inactive},
     {"labs", CalleeKind::Inactive},
     {"atoi", CalleeKind::Inactive},
@@ -77,6 +143,8 @@ const NamedKind LibraryFunctions[] = {
     {"llround", CalleeKind::Inactive},
     {"lroundf", CalleeKind::Inactive},
     {"lrintf", CalleeKind::Inactive},
+    {"ilogb", CalleeKind::Inactive},
+    {"ilogbf", CalleeKind::Inactive},
     {"isnan", CalleeKind::Inactive},
     {"isinf", CalleeKind::Inactive},
     {"__isnan", CalleeKind::Inactive},
@@ -85,14 +153,166 @@ const NamedKind LibraryFunctions[] = {
     {"__cxa_guard_release", CalleeKind::Inactive},
 };
 
-const StringMap<CalleeKind> &libraryIndex() {
-  static const StringMap<CalleeKind> Index = [] {
-    StringMap<CalleeKind> M;
+// Families of C++ standard-library functions (libstdc++), matched by a glob
+// on their Itanium-mangled names where a family is too large to list. Every
+// member of a family reads what it is given and writes only characters,
+// integers, and the internals of its own objects (a stream's state, a
+// string's buffer and length, a hash policy's next size): no floating-point
+// value reaches differentiated memory through them, and what they return
+// (a stream, a size, a character pointer) carries no derivative. A family
+// row is taken even where the function has a body (a template instantiated
+// in this module): its body has nothing to differentiate either.
+const NamedKind LibraryFamilies[] = {
+    // Output: std::ostream's members (operator<<(double), _M_insert<T>,
+    // put, write, flush, sentry), the std::operator<< templates and the
+    // inserters and manipulators they call. Values only flow out.
+    {"_ZN{,K}So*", CalleeKind::Inactive},
+    {"_ZN{,K}St13basic_ostreamI*", CalleeKind::Inactive},
+    {"_ZStlsI*", CalleeKind::Inactive},
+    {"_ZSt16__ostream_insertI*", CalleeKind::Inactive},
+    {"_ZSt{4endl,4ends,5flush}I*", CalleeKind::Inactive},
+    // Stream state and construction: ios_base (and its static Init object),
+    // basic_ios, locale, ctype facets, string and file streams.
+    {"_ZN{,K}St8ios_base*", CalleeKind::Inactive},
+    {"_ZN{,K}St9basic_iosI*", CalleeKind::Inactive},
+    {"_ZN{,K}St6locale*", CalleeKind::Inactive},
+    {"_ZN{,K}St5ctypeI*", CalleeKind::Inactive},
+    {"_ZN{,K}St7__cxx11{19basic_ostringstream,18basic_stringstream,"
+     "15basic_stringbuf}I*",
+     CalleeKind::Inactive},
+    {"_ZN{,K}St{14basic_ofstream,13basic_filebuf}I*", CalleeKind::Inactive},
+    // std::string: its members, its comparisons and concatenations, its
+    // allocator (constructor and destructor do nothing), conversions of
+    // numbers to text, and the hashes of its bytes.
+    {"_ZN{,K}St7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE*",
+     CalleeKind::Inactive},
+    {"_ZSt{pl,eq,ne,lt,gt,le,ge}IcSt11char_traitsIcESaIcEE*",
+     CalleeKind::Inactive},
+    {"_ZNSaI{c,w}E*", CalleeKind::Inactive},
+    {"_ZNSt7__cxx119to_string*", CalleeKind::Inactive},
+    {"_ZN9__gnu_cxx12__to_xstringI*", CalleeKind::Inactive},
+    {"_ZSt{11_Hash_bytes,15_Fnv_hash_bytes}*", CalleeKind::Inactive},
+    // std::unordered_map's sizing policy: integers only.
+    {"_ZN{,K}St8__detail20_Prime_rehash_policy*", CalleeKind::Inactive},
+    // Exceptions: std::__throw_length_error and its kin, terminate, and the
+    // C++ ABI's exception and guard functions.
+    {"_ZSt*__throw_*", CalleeKind::Inactive},
+    {"_ZSt9terminatev", CalleeKind::Inactive},
+    {"__cxa_*", CalleeKind::Inactive},
+};
+
+// The types of the objects those families work on, by the name clang gives
+// their IR struct type (a duplicate gets a ".N" suffix).
+const char *const InactiveLibraryTypes[] = {
+    "class.std::__cxx11::basic_string",
+    "class.std::__cxx11::basic_ostringstream",
+    "class.std::__cxx11::basic_istringstream",
+    "class.std::__cxx11::basic_stringstream",
+    "class.std::__cxx11::basic_stringbuf",
+    "class.std::basic_ostream",
+    "class.std::basic_istream",
+    "class.std::basic_ios",
+    "class.std::ios_base",
+    "class.std::locale",
+    "class.std::basic_ofstream",
+    "class.std::basic_ifstream",
+    "class.std::basic_fstream",
+    "class.std::basic_filebuf",
+    "class.std::allocator",
+};
+
+const StringMap<const NamedKind *> &libraryIndex() {
+  static const StringMap<const NamedKind *> Index = [] {
+    StringMap<const NamedKind *> M;
     for (const NamedKind &K : LibraryFunctions)
-      M[K.Name] = K.Kind;
+      M[K.Name] = &K;
     return M;
   }();
   return Index;
+}
+
+/// The family row whose pattern matches \p Name, or nullptr. A linear scan,
+/// but RuleTable asks once per callee signature.
+const NamedKind *libraryFamily(StringRef Name) {
+  static const std::vector<std::pair<GlobPattern, const NamedKind *>> Families =
+      [] {
+        std::vector<std::pair<GlobPattern, const NamedKind *>> V;
+        for (const NamedKind &K : LibraryFamilies)
+          V.emplace_back(
+              cantFail(GlobPattern::create(K.Name, /*MaxSubPatterns=*/64)), &K);
+        return V;
+      }();
+  if (!Name.starts_with("_Z") && !Name.starts_with("__cxa_"))
+    return nullptr;
+  for (const auto &[Pattern, Row] : Families)
+    if (Pattern.match(Name))
+      return Row;
+  return nullptr;
+}
+
+/// The library row of \p Name, by exact name or by family.
+const NamedKind *libraryRow(StringRef Name) {
+  const StringMap<const NamedKind *> &Index = libraryIndex();
+  auto It = Index.find(Name);
+  return It != Index.end() ? It->second : libraryFamily(Name);
+}
+
+/// Collects the functions an indirect callee chooses between (selects and
+/// phis of functions); false if it may be anything else.
+bool collectAlternatives(const Value *V, SmallVectorImpl<const Function *> &Out,
+                         SmallPtrSetImpl<const Value *> &Seen) {
+  V = V->stripPointerCasts();
+  if (auto *F = dyn_cast<Function>(V)) {
+    Out.push_back(F);
+    return true;
+  }
+  if (!Seen.insert(V).second)
+    return true;
+  if (Seen.size() > 16)
+    return false;
+  if (auto *Sel = dyn_cast<SelectInst>(V))
+    return collectAlternatives(Sel->getTrueValue(), Out, Seen) &&
+           collectAlternatives(Sel->getFalseValue(), Out, Seen);
+  if (auto *Phi = dyn_cast<PHINode>(V))
+    return all_of(Phi->incoming_values(), [&](const Value *In) {
+      return collectAlternatives(In, Out, Seen);
+    });
+  return false;
+}
+
+/// An indirect call that chooses between functions (a select or phi; one
+/// function alone was made a direct call, ConstantCallees.h) is what they
+/// all are, when they share one allocation, deallocation or inactive row
+/// (malloc or operator new): the builders of those kinds read only the
+/// call's arguments, never its callee. Anything else stays Unknown.
+CalleeInfo resolveAlternatives(const CallBase &Call) {
+  SmallVector<const Function *, 4> Candidates;
+  SmallPtrSet<const Value *, 8> Seen;
+  if (!collectAlternatives(Call.getCalledOperand(), Candidates, Seen))
+    return {CalleeKind::Unknown};
+  const NamedKind *Common = nullptr;
+  for (const Function *F : Candidates) {
+    const NamedKind *Row = libraryRow(F->getName());
+    if (!Row || F->getFunctionType() != Call.getFunctionType() ||
+        (Common && (Row->Kind != Common->Kind || Row->Alloc != Common->Alloc)))
+      return {CalleeKind::Unknown};
+    Common = Row;
+  }
+  if (!Common)
+    return {CalleeKind::Unknown};
+  switch (Common->Kind) {
+  case CalleeKind::Malloc:
+  case CalleeKind::Calloc:
+  case CalleeKind::AllocOut:
+  case CalleeKind::Free:
+  case CalleeKind::Inactive: {
+    CalleeInfo Info{Common->Kind};
+    Info.Alloc = Common->Alloc;
+    return Info;
+  }
+  default:
+    return {CalleeKind::Unknown};
+  }
 }
 
 CalleeInfo classifyIntrinsic(const CallBase &Call, Intrinsic::ID ID) {
@@ -193,6 +413,17 @@ const GlobalAlias *interposableAlias(const Value *V) {
   return dyn_cast<GlobalAlias>(followAliases(V));
 }
 
+bool isInactiveLibraryType(Type *T) {
+  auto *ST = dyn_cast<StructType>(T);
+  if (!ST || !ST->hasName())
+    return false;
+  StringRef Name = ST->getName();
+  return any_of(InactiveLibraryTypes, [&](StringRef Known) {
+    StringRef Rest = Name;
+    return Rest.consume_front(Known) && (Rest.empty() || Rest[0] == '.');
+  });
+}
+
 CalleeInfo classifyCallee(const CallBase &Call) {
   if (RuleTable *Table = RuleTable::active())
     return Table->classify(Call);
@@ -202,7 +433,7 @@ CalleeInfo classifyCallee(const CallBase &Call) {
 CalleeInfo resolveCallee(const CallBase &Call, const CustomRules *Custom) {
   const Function *F = calledFunction(Call);
   if (!F)
-    return {CalleeKind::Unknown};
+    return resolveAlternatives(Call);
   // The user's word overrides every built-in row.
   if (const CustomRule *R = Custom ? Custom->lookup(F) : nullptr) {
     if (R->Inactive)
@@ -215,10 +446,17 @@ CalleeInfo resolveCallee(const CallBase &Call, const CustomRules *Custom) {
     return classifyIntrinsic(Call, ID);
   if (const MathRule *R = lookupMathRule(Call))
     return {CalleeKind::Math, R};
-  const StringMap<CalleeKind> &Index = libraryIndex();
-  auto It = Index.find(F->getName());
-  if (It != Index.end())
-    return {It->second};
+  if (const ComplexRule *R = lookupComplexRule(Call)) {
+    CalleeInfo Info{CalleeKind::ComplexMath};
+    Info.Complex = R;
+    return Info;
+  }
+  if (const NamedKind *Row = libraryRow(F->getName())) {
+    CalleeInfo Info{Row->Kind};
+    Info.Alloc = Row->Alloc;
+    Info.Mirror = Row->Mirror;
+    return Info;
+  }
   if (!F->isDeclaration())
     return {CalleeKind::Defined};
   return {CalleeKind::Unknown};

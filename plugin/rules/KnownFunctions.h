@@ -21,6 +21,7 @@ class GlobalAlias;
 namespace ad {
 
 struct MathRule;
+struct ComplexRule;
 struct CustomRule;
 class CustomRules;
 
@@ -30,8 +31,13 @@ enum class CalleeKind : uint8_t {
   Inactive,    ///< Known to carry no derivative (printf, rand, clock, ...,
                ///< and functions marked AD_INACTIVE).
   Math,        ///< A math function with a rule.
-  Malloc,      ///< Returns fresh memory of size argument 0 (malloc, new).
+  ComplexMath, ///< A function of complex numbers with a Jacobian rule
+               ///< (__muldc3, cexp, cabs, ...; ComplexRules.h).
+  Malloc,      ///< Returns fresh memory (malloc, new, aligned_alloc): the
+               ///< row's AllocationShape says which arguments size it.
   Calloc,      ///< calloc(count, size).
+  AllocOut,    ///< posix_memalign(&p, align, size): fresh memory stored
+               ///< through argument 0, success when it returns 0.
   Realloc,     ///< realloc(ptr, size).
   Free,        ///< free(ptr), delete.
   MemCopy,     ///< memcpy/memmove(dst, src, size).
@@ -43,15 +49,45 @@ enum class CalleeKind : uint8_t {
   TapePop,     ///< are themselves differentiated (nested derivatives,
   TapeReserve, ///< modes/InnerTapes.h): push(tape, bytes) -> record,
   TapeFree,    ///< pop(tape, bytes) -> record, reserve(tape, bytes), free.
+  MirrorCall,  ///< Relinks nodes of a linked structure (std::map's
+               ///< red-black tree, std::list): the same call on the shadows
+               ///< keeps the shadow structure the primal's mirror.
   Custom,      ///< A function with a user-registered rule (CustomRules.h).
   Defined,     ///< A function with a body we differentiate recursively.
   Unknown,     ///< A declaration with no rule, an indirect call, inline asm.
+};
+
+/// Which arguments of an allocation function say how much memory it returns
+/// and how it is aligned: the shadow is allocated the same way (an aligned
+/// primal is read with aligned vector loads, and so is its shadow).
+struct AllocationShape {
+  int8_t SizeArg = 0;   ///< Bytes (per element, for calloc).
+  int8_t CountArg = -1; ///< calloc's element count, or -1 for one.
+  int8_t AlignArg = -1; ///< The alignment, or -1 for malloc's own.
+};
+
+/// For a MirrorCall row: red-black tree functions decide by the colours of
+/// the nodes they reach, integers the shadow does not track, so before the
+/// shadow call the colours they may read are copied from the primal nodes to
+/// the shadow nodes (RuntimeFunctions::rbTreeSyncColours).
+struct MirrorShape {
+  int8_t SyncFrom = -1;       ///< The node whose colours to copy, or -1.
+  int8_t Header = -1;         ///< The tree's header, or -1: that node only.
+  bool FromSuccessor = false; ///< Start at the node's in-order successor
+                              ///< (erase rebalances from there).
 };
 
 struct CalleeInfo {
   CalleeKind Kind = CalleeKind::Unknown;
   const MathRule *Rule = nullptr;     ///< Set for Math.
   const CustomRule *Custom = nullptr; ///< Set for Custom.
+
+  /// Set for ComplexMath.
+  const ComplexRule *Complex = nullptr;
+  /// Set for Malloc, Calloc and AllocOut.
+  const AllocationShape *Alloc = nullptr;
+  /// Set for MirrorCall.
+  const MirrorShape *Mirror = nullptr;
 };
 
 /// The function \p Call reaches: its direct callee, or the function that a
@@ -84,6 +120,13 @@ CalleeInfo classifyCallee(const llvm::CallBase &Call);
 /// caching: what RuleTable does once per signature.
 CalleeInfo resolveCallee(const llvm::CallBase &Call,
                          const CustomRules *Custom = nullptr);
+
+/// Whether objects of type \p T are library objects that hold text and
+/// stream state but no floating-point data, and point only to memory that
+/// holds none (std::string, string and file streams, locale, allocator):
+/// a local of such a type needs no shadow, whatever differentiated code
+/// reads or writes in it. Their member functions are inactive rows above.
+bool isInactiveLibraryType(llvm::Type *T);
 
 } // namespace ad
 

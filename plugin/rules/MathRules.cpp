@@ -241,6 +241,16 @@ Value *dLdexp(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   return B.CreateIntrinsic(Intrinsic::ldexp, {Ty, N->getType()},
                            {ConstantFP::get(Ty, 1.0), N});
 }
+/// frexp(x, &e) = x * 2^-e, e written through the pointer (an integer: no
+/// derivative): the partial is 2^-e, e recomputed from x by llvm.frexp so
+/// that nothing is read back from memory the program may have reused.
+Value *dFrexp(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
+  Value *Parts =
+      B.CreateIntrinsic(Intrinsic::frexp, {Ty, B.getInt32Ty()}, {P(0)});
+  Value *Exp = B.CreateExtractValue(Parts, 1);
+  return B.CreateIntrinsic(Intrinsic::ldexp, {Ty, B.getInt32Ty()},
+                           {ConstantFP::get(Ty, 1.0), B.CreateNeg(Exp)});
+}
 Value *dErf(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   Value *X = P(0);
   Value *E = unary(B, Intrinsic::exp, B.CreateFNeg(square(B, X)));
@@ -314,6 +324,7 @@ const NamedRule Rules[] = {
     {"fdim", 2, dFdim, Intrinsic::not_intrinsic, Chooses},
     {"ldexp", 1, dLdexp, Intrinsic::ldexp, Singular},          // 2^n overflows
     {"scalbn", 1, dLdexp, Intrinsic::not_intrinsic, Singular}, // 2^n overflows
+    {"frexp", 1, dFrexp, Intrinsic::not_intrinsic, Regular},
     {"erf", 1, dErf, Intrinsic::not_intrinsic, Regular},
     {"erfc", 1, dErfc, Intrinsic::not_intrinsic, Regular},
     {"hypot", 2, dHypot, Intrinsic::not_intrinsic, Singular}, // (0, 0)

@@ -28,6 +28,193 @@ Function *RuntimeFunctions::getOrCreate(StringRef Name, FunctionType *Ty,
   return F;
 }
 
+Function *RuntimeFunctions::shadowAllocAligned() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C),
+       *I32 = Type::getInt32Ty(C);
+  bool Created;
+  Function *F = getOrCreate("__ad_shadow_alloc_aligned",
+                            FunctionType::get(Ptr, {I64, I64}, false), Created);
+  if (!Created)
+    return F;
+  // posix_memalign accepts any power of two from sizeof(void *) up; the
+  // primal's own alignment is one, or the primal failed and its result is
+  // unused. Below 16, malloc's alignment is enough.
+  BasicBlock *Entry = BasicBlock::Create(C, "entry", F);
+  BasicBlock *Fail = BasicBlock::Create(C, "oom", F);
+  BasicBlock *Ok = BasicBlock::Create(C, "ok", F);
+  IRBuilder<> B(Entry);
+  Value *Slot = B.CreateAlloca(Ptr);
+  Value *Align = B.CreateBinaryIntrinsic(Intrinsic::umax, F->getArg(0),
+                                         ConstantInt::get(I64, 16));
+  Value *Size = F->getArg(1);
+  FunctionCallee Memalign =
+      M.getOrInsertFunction("posix_memalign", I32, Ptr, I64, I64);
+  Value *Status = B.CreateCall(Memalign, {Slot, Align, Size});
+  B.CreateCondBr(B.CreateIsNotNull(Status), Fail, Ok);
+  B.SetInsertPoint(Fail);
+  B.CreateCall(M.getOrInsertFunction("abort", Type::getVoidTy(C)));
+  B.CreateUnreachable();
+  B.SetInsertPoint(Ok);
+  Value *Mem = B.CreateLoad(Ptr, Slot);
+  B.CreateMemSet(Mem, B.getInt8(0), Size, MaybeAlign());
+  B.CreateRet(Mem);
+  return F;
+}
+
+Function *RuntimeFunctions::shadowAllocOut() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C),
+       *I32 = Type::getInt32Ty(C);
+  bool Created;
+  Function *F =
+      getOrCreate("__ad_shadow_alloc_out",
+                  FunctionType::get(Ptr, {Ptr, I64, I64, I32}, false), Created);
+  if (!Created)
+    return F;
+  BasicBlock *Entry = BasicBlock::Create(C, "entry", F);
+  BasicBlock *Alloc = BasicBlock::Create(C, "alloc", F);
+  BasicBlock *Failed = BasicBlock::Create(C, "failed", F);
+  IRBuilder<> B(Entry);
+  B.CreateCondBr(B.CreateIsNull(F->getArg(3)), Alloc, Failed);
+  B.SetInsertPoint(Alloc);
+  Value *Mem = B.CreateCall(shadowAllocAligned(), {F->getArg(1), F->getArg(2)});
+  B.CreateStore(Mem, F->getArg(0));
+  B.CreateRet(Mem);
+  B.SetInsertPoint(Failed);
+  B.CreateRet(Constant::getNullValue(Ptr));
+  return F;
+}
+
+/// libstdc++'s std::_Rb_tree_node_base: { _Rb_tree_color colour (an int,
+/// red = 0), parent, left, right } (part of the library's ABI).
+static StructType *rbNodeType(LLVMContext &C) {
+  Type *Ptr = PointerType::getUnqual(C);
+  return StructType::get(C, {Type::getInt32Ty(C), Ptr, Ptr, Ptr});
+}
+enum RbField { RbColour = 0, RbParent = 1, RbLeft = 2, RbRight = 3 };
+
+Function *RuntimeFunctions::rbTreeSyncSubtree() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C), *I32 = Type::getInt32Ty(C);
+  bool Created;
+  Function *F = getOrCreate(
+      "__ad_rb_tree_sync_subtree",
+      FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr, I32}, false), Created);
+  if (!Created)
+    return F;
+  StructType *Node = rbNodeType(C);
+  Value *N = F->getArg(0), *S = F->getArg(1), *Depth = F->getArg(2);
+  BasicBlock *Entry = BasicBlock::Create(C, "entry", F);
+  BasicBlock *Copy = BasicBlock::Create(C, "copy", F);
+  BasicBlock *Down = BasicBlock::Create(C, "down", F);
+  BasicBlock *Done = BasicBlock::Create(C, "done", F);
+  IRBuilder<> B(Entry);
+  B.CreateCondBr(B.CreateOr(B.CreateIsNull(N), B.CreateIsNull(S)), Done, Copy);
+  B.SetInsertPoint(Copy);
+  B.CreateStore(B.CreateLoad(I32, B.CreateStructGEP(Node, N, RbColour)),
+                B.CreateStructGEP(Node, S, RbColour));
+  B.CreateCondBr(B.CreateICmpEQ(Depth, B.getInt32(0)), Done, Down);
+  B.SetInsertPoint(Down);
+  Value *Less = B.CreateSub(Depth, B.getInt32(1));
+  for (RbField Child : {RbLeft, RbRight})
+    B.CreateCall(F,
+                 {B.CreateLoad(Ptr, B.CreateStructGEP(Node, N, Child)),
+                  B.CreateLoad(Ptr, B.CreateStructGEP(Node, S, Child)), Less});
+  B.CreateBr(Done);
+  B.SetInsertPoint(Done);
+  B.CreateRetVoid();
+  return F;
+}
+
+Function *RuntimeFunctions::rbTreeSyncColours() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  bool Created;
+  Function *F = getOrCreate(
+      "__ad_rb_tree_sync_colours",
+      FunctionType::get(Type::getVoidTy(C),
+                        {Ptr, Ptr, Ptr, Ptr, Type::getInt1Ty(C)}, false),
+      Created);
+  if (!Created)
+    return F;
+  StructType *Node = rbNodeType(C);
+  Function *Subtree = rbTreeSyncSubtree();
+  Value *N0 = F->getArg(0), *S0 = F->getArg(1), *H = F->getArg(2),
+        *SH = F->getArg(3), *FromSuccessor = F->getArg(4);
+  auto Link = [&](IRBuilderBase &B, Value *X, RbField Field) {
+    return B.CreateLoad(Ptr, B.CreateStructGEP(Node, X, Field));
+  };
+  BasicBlock *Entry = BasicBlock::Create(C, "entry", F);
+  BasicBlock *NodeOnly = BasicBlock::Create(C, "node.only", F);
+  BasicBlock *Path = BasicBlock::Create(C, "path", F);
+  BasicBlock *Right = BasicBlock::Create(C, "successor", F);
+  BasicBlock *Leftmost = BasicBlock::Create(C, "leftmost", F);
+  BasicBlock *Up = BasicBlock::Create(C, "up", F);
+  BasicBlock *UpBody = BasicBlock::Create(C, "up.body", F);
+  BasicBlock *Top = BasicBlock::Create(C, "header", F);
+  IRBuilder<> B(Entry);
+  B.CreateCondBr(B.CreateIsNull(H), NodeOnly, Path);
+
+  B.SetInsertPoint(NodeOnly);
+  B.CreateCall(Subtree, {N0, S0, B.getInt32(0)});
+  B.CreateRetVoid();
+
+  // With two children, erase rebalances from the in-order successor: the
+  // leftmost node of the right subtree.
+  B.SetInsertPoint(Path);
+  Value *TwoChildren = B.CreateAnd(B.CreateIsNotNull(Link(B, N0, RbLeft)),
+                                   B.CreateIsNotNull(Link(B, N0, RbRight)));
+  B.CreateCondBr(B.CreateAnd(FromSuccessor, TwoChildren), Right, Up);
+  B.SetInsertPoint(Right);
+  Value *RN = Link(B, N0, RbRight), *RS = Link(B, S0, RbRight);
+  B.CreateBr(Leftmost);
+  B.SetInsertPoint(Leftmost);
+  PHINode *LN = B.CreatePHI(Ptr, 2), *LS = B.CreatePHI(Ptr, 2);
+  LN->addIncoming(RN, Right);
+  LS->addIncoming(RS, Right);
+  Value *NextN = Link(B, LN, RbLeft);
+  LN->addIncoming(NextN, Leftmost);
+  LS->addIncoming(Link(B, LS, RbLeft), Leftmost);
+  B.CreateCondBr(B.CreateIsNull(NextN), Up, Leftmost);
+
+  // Up the path to the header, around each node two levels down.
+  B.SetInsertPoint(Up);
+  PHINode *PN = B.CreatePHI(Ptr, 3), *PS = B.CreatePHI(Ptr, 3);
+  PN->addIncoming(N0, Path);
+  PS->addIncoming(S0, Path);
+  PN->addIncoming(LN, Leftmost);
+  PS->addIncoming(LS, Leftmost);
+  B.CreateCondBr(B.CreateOr(B.CreateICmpEQ(PN, H), B.CreateIsNull(PS)), Top,
+                 UpBody);
+  B.SetInsertPoint(UpBody);
+  B.CreateCall(Subtree, {PN, PS, B.getInt32(2)});
+  PN->addIncoming(Link(B, PN, RbParent), UpBody);
+  PS->addIncoming(Link(B, PS, RbParent), UpBody);
+  B.CreateBr(Up);
+
+  B.SetInsertPoint(Top);
+  B.CreateCall(Subtree, {H, SH, B.getInt32(0)});
+  B.CreateRetVoid();
+  return F;
+}
+
+Value *RuntimeFunctions::allocateShadow(IRBuilderBase &B, Value *Count,
+                                        Value *Size, Value *Align) {
+  Type *I64 = B.getInt64Ty();
+  Size = B.CreateZExtOrTrunc(Size, I64);
+  if (!Align)
+    return B.CreateCall(calloc(),
+                        {Count ? B.CreateZExtOrTrunc(Count, I64)
+                               : static_cast<Value *>(B.getInt64(1)),
+                         Size},
+                        "shadow.alloc");
+  if (Count)
+    Size = B.CreateMul(B.CreateZExtOrTrunc(Count, I64), Size);
+  return B.CreateCall(shadowAllocAligned(),
+                      {B.CreateZExtOrTrunc(Align, I64), Size}, "shadow.alloc");
+}
+
 FunctionCallee RuntimeFunctions::calloc() {
   LLVMContext &C = M.getContext();
   Type *I64 = Type::getInt64Ty(C);
@@ -219,19 +406,29 @@ void RuntimeFunctions::emitAdjointLoop(Function *F, Type *FPTy, bool Ascending,
   Value *Off = B.CreateMul(Idx, Stride);
   Value *DP = B.CreateGEP(B.getInt8Ty(), Dst, Off);
   Value *SP = B.CreateGEP(B.getInt8Ty(), Src, Off);
-  Value *D = B.CreateLoad(FPTy, DP);
-  B.CreateStore(ConstantFP::get(FPTy, 0.0), DP);
-  B.CreateStore(B.CreateFAdd(B.CreateLoad(FPTy, SP), D), SP);
+  if (FPTy->isPointerTy()) { // The forward sweep's copy of a shadow pointer.
+    B.CreateStore(B.CreateLoad(FPTy, SP), DP);
+  } else {
+    Value *D = B.CreateLoad(FPTy, DP);
+    B.CreateStore(ConstantFP::get(FPTy, 0.0), DP);
+    B.CreateStore(B.CreateFAdd(B.CreateLoad(FPTy, SP), D), SP);
+  }
   Value *Next = B.CreateAdd(K, ConstantInt::get(I64, 1));
   K->addIncoming(Next, Body);
   B.CreateCondBr(B.CreateICmpEQ(Next, Count), Exit, Body);
 }
 
+Function *RuntimeFunctions::memcpyPointers() {
+  return memcpyAdjoint(PointerType::getUnqual(M.getContext()));
+}
+
 Function *RuntimeFunctions::memcpyAdjoint(Type *FPTy) {
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
-  std::string Name = "__ad_memcpy_adjoint.";
-  raw_string_ostream(Name) << *FPTy;
+  std::string Name =
+      FPTy->isPointerTy() ? "__ad_memcpy_pointers" : "__ad_memcpy_adjoint.";
+  if (!FPTy->isPointerTy())
+    raw_string_ostream(Name) << *FPTy;
   bool Created;
   Function *F = getOrCreate(
       Name,

@@ -40,6 +40,37 @@ public:
   /// srcShadow[i] += dstShadow[i]; dstShadow[i] = 0 — in the direction that
   /// is right when the two ranges overlap (memmove).
   llvm::Function *memcpyAdjoint(llvm::Type *FPTy);
+  /// void memcpyPointers(ptr srcShadow, ptr dstShadow, i64 count, i64
+  /// stride): dstShadow[i] = srcShadow[i] for each of count pointers, stride
+  /// bytes apart, in the direction that is right for overlapping ranges. The
+  /// forward sweep copies the shadows of the pointers a memcpy moves this
+  /// way, not the whole range: the destination's shadow may hold an
+  /// output's seed where the floats are.
+  llvm::Function *memcpyPointers();
+
+  /// ptr alloc(i64 align, i64 size): size zeroed bytes aligned to align (at
+  /// least malloc's 16), for the shadow of an aligned allocation; aborts
+  /// when out of memory, as the tape does.
+  llvm::Function *shadowAllocAligned();
+  /// ptr allocOut(ptr shadowOut, i64 align, i64 size, i32 status): for
+  /// posix_memalign(&p, align, size) that returned status: if it succeeded
+  /// (0), an aligned zeroed shadow stored to shadowOut and returned; else
+  /// null, and shadowOut is left alone.
+  llvm::Function *shadowAllocOut();
+
+  /// void sync(ptr node, ptr shadowNode, ptr header, ptr shadowHeader,
+  /// i1 fromSuccessor): copies the colours a libstdc++ red-black tree
+  /// rebalance may read, from the primal nodes to their shadows: on the path
+  /// from node (or its in-order successor) up to header, each node and its
+  /// children and grandchildren, then header; with a null header, node's
+  /// colour alone. Shadow nodes are found by walking the shadow links in
+  /// step with the primal ones (the shadow tree mirrors the primal).
+  llvm::Function *rbTreeSyncColours();
+
+  /// Emits a zeroed shadow for an allocation of \p Count (null: one) times
+  /// \p Size bytes aligned to \p Align (null: malloc's own alignment).
+  llvm::Value *allocateShadow(llvm::IRBuilderBase &B, llvm::Value *Count,
+                              llvm::Value *Size, llvm::Value *Align);
 
   llvm::FunctionCallee calloc();
   llvm::FunctionCallee free();
@@ -55,6 +86,8 @@ private:
   /// tape->data = Data; tape->capacity = Capacity.
   void setBuffer(llvm::IRBuilderBase &B, llvm::Value *Tape, llvm::Value *Data,
                  llvm::Value *Capacity);
+  /// void syncSubtree(ptr node, ptr shadow, i32 depth).
+  llvm::Function *rbTreeSyncSubtree();
   void emitAdjointLoop(llvm::Function *F, llvm::Type *FPTy, bool Ascending,
                        llvm::BasicBlock *Entry, llvm::BasicBlock *Exit);
 
