@@ -147,8 +147,8 @@ public:
   /// the destination's side too); with \p Precise, see
   /// MemoryTypes::contentOf.
   CopyContent integerCopyContent(const llvm::Instruction &Load,
-                                 const llvm::Instruction *Store,
-                                 uint64_t Size, bool Precise) const;
+                                 const llvm::Instruction *Store, uint64_t Size,
+                                 bool Precise) const;
 
   /// The layout of the bytes a memcpy or memmove copies (the whole copy,
   /// or one element of it when its length is known only at run time).
