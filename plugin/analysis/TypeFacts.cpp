@@ -95,15 +95,10 @@ struct TBAAScalar {
   bool IsChar = false;
 };
 
-TBAAScalar scalarOfTBAANode(LLVMContext &C, const DataLayout &DL,
-                            const MDNode *Node) {
+/// The scalar clang's TBAA calls \p N (a type name, or a pointer's
+/// "p<depth> <pointee>").
+TBAAScalar scalarNamed(LLVMContext &C, const DataLayout &DL, StringRef N) {
   TBAAScalar S;
-  if (!Node || Node->getNumOperands() < 1)
-    return S;
-  auto *Name = dyn_cast<MDString>(Node->getOperand(0));
-  if (!Name)
-    return S;
-  StringRef N = Name->getString();
   if (N == "omnipotent char" || N == "char" || N == "signed char" ||
       N == "unsigned char") {
     S.IsChar = true;
@@ -131,6 +126,14 @@ TBAAScalar scalarOfTBAANode(LLVMContext &C, const DataLayout &DL,
   return S;
 }
 
+TBAAScalar scalarOfTBAANode(LLVMContext &C, const DataLayout &DL,
+                            const MDNode *Node) {
+  auto *Name = Node && Node->getNumOperands()
+                   ? dyn_cast<MDString>(Node->getOperand(0))
+                   : nullptr;
+  return Name ? scalarNamed(C, DL, Name->getString()) : TBAAScalar();
+}
+
 /// What a TBAA access tag says the access moves: the access type (a
 /// struct-path tag is (base, access, offset)), or, for an old scalar tag,
 /// the node itself.
@@ -144,30 +147,22 @@ const MDNode *accessTypeOfTag(const MDNode *Tag) {
 }
 
 /// The element a pointer TBAA name points to: "p1 double" -> double,
-/// "p2 ..." -> a pointer.
-Type *pointeeOfPointerTag(LLVMContext &C, const MDNode *AccessTy) {
+/// "p2 ..." -> a pointer; nullptr for a struct or an unknown name.
+Type *pointeeOfPointerTag(LLVMContext &C, const DataLayout &DL,
+                          const MDNode *AccessTy) {
   auto *Name = AccessTy && AccessTy->getNumOperands()
                    ? dyn_cast<MDString>(AccessTy->getOperand(0))
                    : nullptr;
   if (!Name)
     return nullptr;
-  StringRef N = Name->getString();
-  if (N.size() < 3 || N[0] != 'p' || !isDigit(N[1]))
-    return nullptr;
+  StringRef Rest = Name->getString();
   unsigned Depth = 0;
-  StringRef Rest = N.drop_front(1);
-  if (Rest.consumeInteger(10, Depth) || !Rest.consume_front(" "))
+  if (!Rest.consume_front("p") || Rest.consumeInteger(10, Depth) ||
+      !Rest.consume_front(" "))
     return nullptr;
   if (Depth > 1)
     return PointerType::getUnqual(C);
-  return StringSwitch<Type *>(Rest)
-      .Case("double", Type::getDoubleTy(C))
-      .Case("float", Type::getFloatTy(C))
-      .Case("int", Type::getInt32Ty(C))
-      .Case("long", Type::getInt64Ty(C))
-      .Case("long long", Type::getInt64Ty(C))
-      .Case("short", Type::getInt16Ty(C))
-      .Default(nullptr);
+  return scalarNamed(C, DL, Rest).Ty;
 }
 
 /// Adds the fields a TBAA struct type node lists, at \p Base. clang lists
@@ -402,7 +397,7 @@ void collectLocalFacts(const DataLayout &DL, const Value *V, MemoryTypes &Out) {
   } else if (auto *LI = dyn_cast<LoadInst>(V)) {
     // A pointer loaded with a pointer tag: "p1 double" points to doubles.
     if (Type *T = pointeeOfPointerTag(
-            C, accessTypeOfTag(LI->getMetadata(LLVMContext::MD_tbaa))))
+            C, DL, accessTypeOfTag(LI->getMetadata(LLVMContext::MD_tbaa))))
       flattenType(DL, T, 0, DL.getTypeStoreSize(T), Out);
   }
   for (const Use &U : V->uses())

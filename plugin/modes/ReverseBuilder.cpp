@@ -419,13 +419,9 @@ bool ReverseBuilder::forwardCall(CallBase &I) {
     if (!SO)
       return false;
     const AllocationShape &S = *Info.Alloc;
-    Type *I64 = B.getInt64Ty();
-    Shadows[&I] = B.CreateCall(
-        RT.shadowAllocOut(),
-        {SO, B.CreateZExtOrTrunc(cloneOf(I.getArgOperand(S.AlignArg)), I64),
-         B.CreateZExtOrTrunc(cloneOf(I.getArgOperand(S.SizeArg)), I64),
-         B.CreateZExtOrTrunc(VMap[&I], B.getInt32Ty())},
-        "shadow.alloc");
+    Shadows[&I] = RT.allocateShadowOut(
+        B, SO, cloneOf(I.getArgOperand(S.AlignArg)),
+        cloneOf(I.getArgOperand(S.SizeArg)), VMap[&I]);
     HeapShadows.insert(&I);
     return true;
   }

@@ -414,13 +414,8 @@ bool TangentBuilder::visitMemoryCall(CallBase &I, unsigned KindNumber) {
     if (!SO)
       return false;
     const AllocationShape &S = *classifyCallee(I).Alloc;
-    B.CreateCall(RT.shadowAllocOut(),
-                 {SO,
-                  B.CreateZExtOrTrunc(cloneOf(I.getArgOperand(S.AlignArg)),
-                                      B.getInt64Ty()),
-                  B.CreateZExtOrTrunc(cloneOf(I.getArgOperand(S.SizeArg)),
-                                      B.getInt64Ty()),
-                  B.CreateZExtOrTrunc(VMap[&I], B.getInt32Ty())});
+    RT.allocateShadowOut(B, SO, cloneOf(I.getArgOperand(S.AlignArg)),
+                         cloneOf(I.getArgOperand(S.SizeArg)), VMap[&I]);
     return true;
   }
   case CalleeKind::Realloc: {

@@ -215,6 +215,17 @@ Value *RuntimeFunctions::allocateShadow(IRBuilderBase &B, Value *Count,
                       {B.CreateZExtOrTrunc(Align, I64), Size}, "shadow.alloc");
 }
 
+Value *RuntimeFunctions::allocateShadowOut(IRBuilderBase &B, Value *ShadowOut,
+                                           Value *Align, Value *Size,
+                                           Value *Status) {
+  Type *I64 = B.getInt64Ty();
+  return B.CreateCall(shadowAllocOut(),
+                      {ShadowOut, B.CreateZExtOrTrunc(Align, I64),
+                       B.CreateZExtOrTrunc(Size, I64),
+                       B.CreateZExtOrTrunc(Status, B.getInt32Ty())},
+                      "shadow.alloc");
+}
+
 FunctionCallee RuntimeFunctions::calloc() {
   LLVMContext &C = M.getContext();
   Type *I64 = Type::getInt64Ty(C);

@@ -71,6 +71,12 @@ public:
   /// \p Size bytes aligned to \p Align (null: malloc's own alignment).
   llvm::Value *allocateShadow(llvm::IRBuilderBase &B, llvm::Value *Count,
                               llvm::Value *Size, llvm::Value *Align);
+  /// Emits the shadow of posix_memalign(&p, \p Align, \p Size) that
+  /// returned \p Status: stored to \p ShadowOut (the shadow of &p) when it
+  /// succeeded, and returned (shadowAllocOut).
+  llvm::Value *allocateShadowOut(llvm::IRBuilderBase &B,
+                                 llvm::Value *ShadowOut, llvm::Value *Align,
+                                 llvm::Value *Size, llvm::Value *Status);
 
   llvm::FunctionCallee calloc();
   llvm::FunctionCallee free();
