@@ -1,6 +1,6 @@
 //===- AccessIntervalsTest.cpp - Intervals of affine accesses over loops
 //---===//
-#include "modes/AccessIntervals.h"
+#include "analysis/AccessIntervals.h"
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"

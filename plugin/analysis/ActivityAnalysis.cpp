@@ -2,8 +2,8 @@
 //----------------===//
 #include "analysis/ActivityAnalysis.h"
 #include "analysis/TypeAnalysis.h"
-#include "driver/TimeReport.h"
-#include "modes/IRHelpers.h"
+#include "support/TimeReport.h"
+#include "core/IRHelpers.h"
 #include "rules/KnownFunctions.h"
 #include "rules/MathRules.h"
 #include "llvm/Analysis/ValueTracking.h"

@@ -17,7 +17,7 @@
 #ifndef AD_ANALYSIS_ACTIVITYANALYSIS_H
 #define AD_ANALYSIS_ACTIVITYANALYSIS_H
 
-#include "modes/DerivativeSignature.h"
+#include "core/DerivativeSignature.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/IR/Instructions.h"
 #include <optional>

@@ -1,6 +1,6 @@
 //===- EntryPointCall.cpp - Reading a call to __ad_autodiff / __ad_fwddiff --===//
 #include "driver/EntryPointCall.h"
-#include "modes/IRHelpers.h"
+#include "core/IRHelpers.h"
 #include "rules/KnownFunctions.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Analysis/ConstantFolding.h"

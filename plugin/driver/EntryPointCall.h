@@ -9,8 +9,8 @@
 #ifndef AD_DRIVER_ENTRYPOINTCALL_H
 #define AD_DRIVER_ENTRYPOINTCALL_H
 
-#include "driver/Diagnostics.h"
-#include "modes/DerivativeSignature.h"
+#include "support/Diagnostics.h"
+#include "core/DerivativeSignature.h"
 #include "llvm/IR/InstrTypes.h"
 #include <optional>
 

@@ -1,6 +1,7 @@
 //===- ConstantShadows.cpp - Shadows of read-only globals -------------------===//
 #include "modes/ConstantShadows.h"
-#include "modes/IRHelpers.h"
+#include "analysis/MemoryEffects.h"
+#include "core/IRHelpers.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -12,37 +13,6 @@ using namespace llvm;
 
 namespace ad {
 namespace {
-
-/// Whether every use only reads through the pointer: loads, address
-/// arithmetic, comparisons, the source of a memcpy, or an initializer of a
-/// global that is itself only read.
-bool onlyRead(const Value *V, SmallPtrSetImpl<const Value *> &Seen) {
-  if (!Seen.insert(V).second)
-    return true;
-  if (Seen.size() > 256)
-    return false;
-  for (const Use &U : V->uses()) {
-    const User *Usr = U.getUser();
-    if (isa<LoadInst>(Usr) || isa<CmpInst>(Usr))
-      continue;
-    if (auto *MT = dyn_cast<MemTransferInst>(Usr); MT && U.getOperandNo() == 1)
-      continue;
-    if (isa<GetElementPtrInst>(Usr) || isa<CastInst>(Usr) ||
-        isa<ConstantExpr>(Usr) || isa<ConstantAggregate>(Usr) ||
-        isa<PHINode>(Usr) || isa<SelectInst>(Usr)) {
-      if (!onlyRead(Usr, Seen))
-        return false;
-      continue;
-    }
-    if (auto *Holder = dyn_cast<GlobalVariable>(Usr)) {
-      if (!onlyRead(Holder, Seen))
-        return false;
-      continue;
-    }
-    return false;
-  }
-  return true;
-}
 
 /// The shadow's initial contents: zero, except that pointers inside the
 /// initializer point to the shadows of their targets. A pointer to memory
@@ -73,17 +43,6 @@ Constant *shadowInitializer(Module &M, Constant *Init, bool ForReverse) {
 
 } // namespace
 
-/// A global that differentiated code can only read: declared constant, or
-/// private to this module with no store, memset or escaping use (-O0 keeps
-/// "static double table[]" mutable; -O1 and up mark it constant themselves).
-bool isReadOnlyGlobal(const GlobalVariable *GV) {
-  if (GV->isConstant())
-    return true;
-  if (!GV->hasLocalLinkage() || !GV->hasInitializer())
-    return false;
-  SmallPtrSet<const Value *, 16> Seen;
-  return onlyRead(GV, Seen);
-}
 
 Constant *shadowOfConstant(Module &M, Constant *C, bool ForReverse) {
   if (isa<ConstantPointerNull>(C))

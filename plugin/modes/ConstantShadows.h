@@ -31,10 +31,6 @@ namespace ad {
 llvm::Constant *shadowOfConstant(llvm::Module &M, llvm::Constant *C,
                                  bool ForReverse);
 
-/// A global that differentiated code can only read: declared constant, or
-/// private to this module with no store, memset or escaping use (-O0 keeps
-/// "static double table[]" mutable; -O1 and up mark it constant themselves).
-bool isReadOnlyGlobal(const llvm::GlobalVariable *GV);
 
 /// The name suffix of a mutable global's shadow.
 constexpr const char *MutableShadowSuffix = ".ad.shadow";

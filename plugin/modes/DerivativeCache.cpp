@@ -1,10 +1,10 @@
 //===- DerivativeCache.cpp - Each derivative synthesized once, then reused
 //--===//
 #include "modes/DerivativeCache.h"
-#include "modes/ReloadVersioning.h"
-#include "driver/TimeReport.h"
-#include "modes/IRHelpers.h"
-#include "modes/Preprocess.h"
+#include "primal/ReloadVersioning.h"
+#include "support/TimeReport.h"
+#include "core/IRHelpers.h"
+#include "primal/Preprocess.h"
 #include "modes/ReverseBuilder.h"
 #include "modes/TangentBuilder.h"
 #include "llvm/ADT/Statistic.h"

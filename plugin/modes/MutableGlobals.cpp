@@ -1,5 +1,7 @@
 //===- MutableGlobals.cpp - Shadows of mutable globals --------------------===//
 #include "modes/MutableGlobals.h"
+#include "analysis/CallSignature.h"
+#include "analysis/MemoryEffects.h"
 #include "modes/ConstantShadows.h"
 #include "rules/KnownFunctions.h"
 #include "llvm/ADT/SetVector.h"

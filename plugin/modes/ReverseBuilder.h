@@ -27,8 +27,9 @@
 #define AD_MODES_REVERSEBUILDER_H
 
 #include "analysis/ActivityAnalysis.h"
-#include "modes/CountedLoops.h"
-#include "modes/TapeReservation.h"
+#include "analysis/MemoryEffects.h"
+#include "primal/CountedLoops.h"
+#include "primal/TapeReservation.h"
 #include "modes/DerivativeCache.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -37,16 +38,6 @@
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 namespace ad {
-
-/// \p I may write memory of the program (math functions, which write only
-/// errno, and calls without effects do not).
-bool writesProgramMemory(const llvm::Instruction &I);
-
-/// \p W may write \p Loc (alias analysis, with calls that write only
-/// through their pointer arguments, errno and inaccessible memory judged by
-/// their arguments).
-bool mayWrite(llvm::AAResults &AAR, llvm::Instruction *W,
-              const llvm::MemoryLocation &Loc);
 
 struct CustomRule;
 struct MathRule;

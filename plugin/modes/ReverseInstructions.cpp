@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "analysis/TypeAnalysis.h"
 #include "modes/ConstantShadows.h"
-#include "modes/IRHelpers.h"
+#include "core/IRHelpers.h"
 #include "modes/InnerTapes.h"
 #include "modes/ReverseBuilder.h"
 #include "rules/ComplexRules.h"

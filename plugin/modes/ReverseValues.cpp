@@ -6,10 +6,11 @@
 // record on the tape.
 //
 //===----------------------------------------------------------------------===//
+#include "analysis/CallSignature.h"
 #include "modes/ReverseBuilder.h"
-#include "modes/ReloadVersioning.h"
+#include "primal/ReloadVersioning.h"
 #include "modes/ConstantShadows.h"
-#include "modes/IRHelpers.h"
+#include "core/IRHelpers.h"
 #include "rules/KnownFunctions.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -152,40 +153,6 @@ const SmallVectorImpl<Instruction *> &ReverseBuilder::writers() {
         Writers->push_back(&I);
   }
   return *Writers;
-}
-
-bool writesProgramMemory(const Instruction &I) {
-  if (auto *Call = dyn_cast<CallBase>(&I)) {
-    CalleeKind K = classifyCallee(*Call).Kind;
-    if (K == CalleeKind::NoEffect || K == CalleeKind::Math ||
-        K == CalleeKind::ComplexMath || K == CalleeKind::FPReduction)
-      return false;
-  }
-  return I.mayWriteToMemory();
-}
-
-/// \p W may write \p Loc. A call whose callee writes, besides memory
-/// through its pointer arguments, only errno (a libm function's) or memory
-/// the program cannot reach is judged by its arguments alone: alias analysis
-/// would say any location might be errno, but errno is libc's int, not a
-/// buffer of the program.
-bool mayWrite(AAResults &AAR, Instruction *W, const MemoryLocation &Loc) {
-  auto *Call = dyn_cast<CallBase>(W);
-  if (!Call)
-    return isModSet(AAR.getModRefInfo(W, Loc));
-  MemoryEffects ME = AAR.getMemoryEffects(Call)
-                         .getWithoutLoc(IRMemLocation::ErrnoMem)
-                         .getWithoutLoc(IRMemLocation::InaccessibleMem);
-  if (!ME.onlyAccessesArgPointees())
-    return isModSet(AAR.getModRefInfo(W, Loc));
-  if (!isModSet(ME.getModRef()))
-    return false;
-  for (const Use &U : Call->args())
-    if (U->getType()->isPointerTy() &&
-        !Call->onlyReadsMemory(U.getOperandNo()) &&
-        !AAR.isNoAlias(MemoryLocation::getBeforeOrAfter(U), Loc))
-      return true;
-  return false;
 }
 
 /// lifetime.end ends what an alloca holds: a stack slot may be shared with

@@ -1,12 +1,13 @@
 //===- TangentBuilder.cpp - Forward mode
 //------------------------------------===//
 #include "modes/TangentBuilder.h"
+#include "analysis/CallSignature.h"
 #include "analysis/TypeAnalysis.h"
 #include "modes/ConstantShadows.h"
-#include "modes/IRHelpers.h"
+#include "core/IRHelpers.h"
 #include "modes/InnerTapes.h"
 #include "modes/MirrorCalls.h"
-#include "modes/Preprocess.h"
+#include "primal/Preprocess.h"
 #include "modes/StoredPointers.h"
 #include "modes/UnsupportedConstructs.h"
 #include "rules/ComplexRules.h"

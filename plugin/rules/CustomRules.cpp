@@ -1,6 +1,6 @@
 //===- CustomRules.cpp - Derivative rules registered by user code ---------===//
 #include "rules/CustomRules.h"
-#include "driver/Diagnostics.h"
+#include "support/Diagnostics.h"
 #include "rules/KnownFunctions.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Demangle/Demangle.h"

@@ -1,5 +1,5 @@
 //===- IRHelpers.cpp - Small IR utilities shared by both modes --------------===//
-#include "modes/IRHelpers.h"
+#include "core/IRHelpers.h"
 
 using namespace llvm;
 

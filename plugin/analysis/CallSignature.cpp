@@ -1,9 +1,9 @@
-//===- DerivativeSignature.cpp - The derivative a call inside a derivative needs
+//===- CallSignature.cpp - The derivative a call inside a derivative needs
 //
 //===----------------------------------------------------------------------===//
-#include "modes/DerivativeSignature.h"
+#include "analysis/CallSignature.h"
 #include "analysis/ActivityAnalysis.h"
-#include "modes/IRHelpers.h"
+#include "core/IRHelpers.h"
 #include "rules/KnownFunctions.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstrTypes.h"

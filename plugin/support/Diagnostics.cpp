@@ -1,6 +1,6 @@
 //===- Diagnostics.cpp - Clang-style errors
 //---------------------------------===//
-#include "driver/Diagnostics.h"
+#include "support/Diagnostics.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"

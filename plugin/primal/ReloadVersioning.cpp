@@ -1,7 +1,8 @@
 //===- ReloadVersioning.cpp - Reload loads that later writes provably miss ===//
-#include "modes/ReloadVersioning.h"
-#include "modes/AccessIntervals.h"
-#include "modes/ReverseBuilder.h"
+#include "primal/ReloadVersioning.h"
+#include "analysis/AccessIntervals.h"
+#include "analysis/MemoryEffects.h"
+#include "llvm/IR/Module.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/CFG.h"

@@ -1,5 +1,5 @@
 //===- TimeReport.cpp - Where the plugin's compile time goes --------------===//
-#include "driver/TimeReport.h"
+#include "support/TimeReport.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Timer.h"

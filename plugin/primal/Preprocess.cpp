@@ -1,8 +1,8 @@
 //===- Preprocess.cpp - The canonical primal --------------------------------===//
-#include "modes/Preprocess.h"
-#include "modes/ReloadVersioning.h"
-#include "modes/ConstantCallees.h"
-#include "modes/SelectReductions.h"
+#include "primal/Preprocess.h"
+#include "primal/ReloadVersioning.h"
+#include "primal/ConstantCallees.h"
+#include "primal/SelectReductions.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Instructions.h"

@@ -5,8 +5,8 @@
 // analyses the matcher asks for stay valid while it runs.
 //
 //===----------------------------------------------------------------------===//
-#include "modes/SelectReductions.h"
-#include "modes/ReverseBuilder.h"
+#include "primal/SelectReductions.h"
+#include "analysis/MemoryEffects.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/MemoryLocation.h"

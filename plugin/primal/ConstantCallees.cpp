@@ -1,6 +1,6 @@
 //===- ConstantCallees.cpp - Calls through pointers fixed at compile time -===//
-#include "modes/ConstantCallees.h"
-#include "modes/ConstantShadows.h"
+#include "primal/ConstantCallees.h"
+#include "analysis/MemoryEffects.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ConstantFolding.h"
 #include "llvm/IR/Constants.h"

@@ -19,7 +19,6 @@ class CallBase;
 
 namespace ad {
 
-class ActivityAnalysis;
 
 /// How one argument of a differentiated function takes part.
 enum class Activity : uint8_t {
@@ -91,13 +90,6 @@ struct DerivativeSignature {
   }
 };
 
-/// The derivative of kind \p Kind that call \p I (to a defined function,
-/// inside a function being differentiated) needs, from the activities of its
-/// arguments and result; nullopt when nothing of the call is differentiated.
-/// Split derivatives' KeptArgs/UnwrittenArgs are the caller's to fill.
-std::optional<DerivativeSignature>
-signatureForCall(const llvm::CallBase &I, const ActivityAnalysis &AA,
-                 DerivativeKind Kind);
 
 } // namespace ad
 

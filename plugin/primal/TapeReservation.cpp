@@ -1,5 +1,5 @@
 //===- TapeReservation.cpp - How much tape a loop nest will push ----------===//
-#include "modes/TapeReservation.h"
+#include "primal/TapeReservation.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ScalarEvolution.h"

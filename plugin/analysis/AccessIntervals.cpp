@@ -1,5 +1,5 @@
 //===- AccessIntervals.cpp - The bytes an access touches over a loop nest -===//
-#include "modes/AccessIntervals.h"
+#include "analysis/AccessIntervals.h"
 #include "llvm/Analysis/LoopInfo.h"
 
 using namespace llvm;

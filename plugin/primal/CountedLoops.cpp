@@ -1,5 +1,5 @@
 //===- CountedLoops.cpp - Loops the reverse sweep can run without a tape --===//
-#include "modes/CountedLoops.h"
+#include "primal/CountedLoops.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
