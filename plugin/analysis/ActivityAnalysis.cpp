@@ -4,7 +4,7 @@
 #include "analysis/TypeAnalysis.h"
 #include "support/TimeReport.h"
 #include "core/IRHelpers.h"
-#include "rules/KnownFunctions.h"
+#include "rules/CallRows.h"
 #include "rules/MathRules.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Instructions.h"
@@ -14,6 +14,27 @@
 using namespace llvm;
 
 namespace ad {
+
+class ActivityAnalysis::Facts final : public CallActivity {
+public:
+  explicit Facts(ActivityAnalysis &AA) : AA(AA) {}
+  bool isVaried(const Value *V) const override { return AA.isVaried(V); }
+  bool hasShadow(const Value *V) const override { return AA.hasShadow(V); }
+  bool movesPointerBits(const Value *V) const override {
+    return AA.movesPointerBits(V);
+  }
+  bool accessesShadowedGlobals(const CallBase &Call) const override {
+    return AA.accessesShadowedGlobals(Call);
+  }
+  bool markVaried(const Value *V) override { return AA.markVaried(V); }
+  bool markShadowed(const Value *V) override { return AA.markShadowed(V); }
+  bool shadowLocalMemory(const Value *Ptr) override {
+    return AA.shadowLocalMemory(Ptr);
+  }
+
+private:
+  ActivityAnalysis &AA;
+};
 
 bool mayHoldDerivatives(Type *T) {
   if (isDifferentiableType(T) || T->isPointerTy())
@@ -53,25 +74,6 @@ ActivityAnalysis::ActivityAnalysis(Function &Fn, ArrayRef<Activity> Args,
   keepOnlyUseful();
 }
 
-/// Whether a call's arguments matter only through its result (a math
-/// function, a reduction) or reach memory or other code, where they may
-/// become outputs (a defined function, a store-like intrinsic, anything
-/// unknown, which must then be diagnosed).
-static bool argumentsFlowOnlyToResult(const CallBase &Call) {
-  switch (classifyCallee(Call).Kind) {
-  case CalleeKind::Math:
-  case CalleeKind::ComplexMath:
-  case CalleeKind::Custom: // Pointer arguments with shadows are an error.
-  case CalleeKind::FPReduction:
-  case CalleeKind::MaskedLoad:
-  case CalleeKind::NoEffect:
-  case CalleeKind::Inactive:
-    return true;
-  default:
-    return false;
-  }
-}
-
 /// Whether differentiated code may move derivatives through the memory at
 /// \p Ptr, so that it needs a shadow: a load or store through the address, a
 /// memory intrinsic, a call to a function that is differentiated or has a
@@ -96,16 +98,8 @@ static bool reachesDifferentiatedCode(const Value &Ptr, unsigned Depth = 0) {
       continue;
     }
     auto *Call = dyn_cast<CallBase>(Usr);
-    if (!Call || !Call->isArgOperand(&U))
+    if (!Call || !Call->isArgOperand(&U) || !takesNoShadows(rowOf(*Call)))
       return true;
-    switch (classifyCallee(*Call).Kind) {
-    case CalleeKind::NoEffect:
-    case CalleeKind::Inactive:
-    case CalleeKind::Unknown:
-      continue;
-    default:
-      return true;
-    }
   }
   return false;
 }
@@ -138,7 +132,7 @@ void ActivityAnalysis::keepOnlyUseful() {
     for (const Instruction &I : BB) {
       bool Root = isa<ReturnInst>(I);
       if (auto *Call = dyn_cast<CallBase>(&I))
-        Root = !argumentsFlowOnlyToResult(*Call);
+        Root = mayStoreDerivatives(rowOf(*Call));
       else if (I.mayWriteToMemory())
         Root = true;
       if (Root)
@@ -150,7 +144,7 @@ void ActivityAnalysis::keepOnlyUseful() {
     if (!I)
       continue;
     if (auto *Call = dyn_cast<CallBase>(I);
-        Call && classifyCallee(*Call).Kind == CalleeKind::Inactive)
+        Call && rowOf(*Call).Flow == DerivativeFlow::Inactive)
       continue;
     for (const llvm::Use &Op : I->operands())
       if (carriesDerivative(Op))
@@ -303,11 +297,8 @@ bool ActivityAnalysis::shadowLocalMemory(const Value *Ptr) {
     return false;
   const Value *Base = getUnderlyingObject(Ptr);
   bool Local = isa<AllocaInst>(Base);
-  if (auto *Call = dyn_cast<CallBase>(Base)) {
-    CalleeKind K = classifyCallee(*Call).Kind;
-    Local = K == CalleeKind::Malloc || K == CalleeKind::Calloc ||
-            K == CalleeKind::Realloc;
-  }
+  if (auto *Call = dyn_cast<CallBase>(Base))
+    Local = rowOf(*Call).ReturnsFreshMemory;
   return Local && markShadowed(Base);
 }
 
@@ -355,68 +346,11 @@ bool ActivityAnalysis::visit(const Instruction &I) {
 
   if (auto *Call = dyn_cast<CallBase>(&I)) {
     CalleeInfo Info = classifyCallee(*Call);
-    switch (Info.Kind) {
-    case CalleeKind::Malloc:
-    case CalleeKind::Calloc:
-    case CalleeKind::Realloc:
-      return markShadowed(Call);
-    case CalleeKind::TapePush: // A record of a shadowed tape has a shadow.
-    case CalleeKind::TapePop:
-      return hasShadow(Call->getArgOperand(0)) && markShadowed(Call);
-    case CalleeKind::Math: {
-      bool AnyVaried = false;
-      for (unsigned A = 0; A < Info.Rule->NumDiffArgs; ++A)
-        AnyVaried |= isVaried(Call->getArgOperand(A));
-      return AnyVaried && markVaried(Call);
-    }
-    case CalleeKind::ComplexMath: // Every argument is a real component.
-    case CalleeKind::FPReduction:
-    case CalleeKind::Custom: { // A rule's tangent depends on every argument.
-      bool AnyVaried = false;
-      for (const Use &U : Call->args())
-        AnyVaried |= isVaried(U);
-      return AnyVaried && markVaried(Call);
-    }
-    case CalleeKind::MaskedLoad: {
-      // Like a load; the passthru lanes flow through as well.
-      const Value *Ptr = Call->getArgOperand(0),
-                  *PassThru = Call->getArgOperand(2);
-      bool Changed = false;
-      if (hasShadow(Ptr))
-        Changed |= markVaried(Call) | markShadowed(Call);
-      if (isVaried(PassThru))
-        Changed |= markVaried(Call);
-      if (hasShadow(PassThru))
-        Changed |= markShadowed(Call);
-      return Changed;
-    }
-    case CalleeKind::MirrorCall: // The shadow call returns its shadow.
-      return any_of(Call->args(), [&](const Use &U) { return hasShadow(U); }) &&
-             markShadowed(Call);
-    case CalleeKind::Defined: {
-      // A callee that reads a shadowed global may return what it read, or
-      // a pointer into it.
-      bool AnyActive = accessesShadowedGlobals(*Call), AnyShadow = AnyActive;
-      for (const Use &U : Call->args()) {
-        AnyActive |= isVaried(U) || hasShadow(U) || movesPointerBits(U);
-        AnyShadow |= hasShadow(U) || movesPointerBits(U);
-      }
-      bool Changed = AnyActive && markVaried(Call);
-      Changed |= AnyShadow && markShadowed(Call);
-      // A callee given derivatives may write them into any memory it is
-      // given (a double's bits into a caller's `long`): local memory passed
-      // along gets a shadow too.
-      if (AnyActive)
-        for (const Use &U : Call->args())
-          Changed |= shadowLocalMemory(U);
-      return Changed;
-    }
-    case CalleeKind::MemCopy:
-      return hasShadow(Call->getArgOperand(1)) &&
-             shadowLocalMemory(Call->getArgOperand(0));
-    default:
+    auto *Learn = rowOf(Info.Kind).Activity;
+    if (!Learn)
       return false;
-    }
+    Facts RowFacts(*this);
+    return Learn(RowFacts, *Call, Info);
   }
 
   // The address of local memory stored into differentiated memory, or

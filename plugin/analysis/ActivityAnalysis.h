@@ -105,6 +105,8 @@ public:
   void print(llvm::raw_ostream &OS) const;
 
 private:
+  /// The facts as call rows (rules/CallRows.h) read and extend them.
+  class Facts;
   /// A constant address into a shadowed global (the global, a constant GEP).
   bool isShadowedGlobalAddress(const llvm::Value *V) const;
   bool visitIntegerLoad(const llvm::LoadInst &LI);

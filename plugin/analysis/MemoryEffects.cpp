@@ -1,6 +1,6 @@
 //===- MemoryEffects.cpp - What instructions may write --------------------===//
 #include "analysis/MemoryEffects.h"
-#include "rules/KnownFunctions.h"
+#include "rules/CallRows.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/MemoryLocation.h"
@@ -48,12 +48,9 @@ bool onlyRead(const Value *V, SmallPtrSetImpl<const Value *> &Seen) {
 } // namespace
 
 bool writesProgramMemory(const Instruction &I) {
-  if (auto *Call = dyn_cast<CallBase>(&I)) {
-    CalleeKind K = classifyCallee(*Call).Kind;
-    if (K == CalleeKind::NoEffect || K == CalleeKind::Math ||
-        K == CalleeKind::ComplexMath || K == CalleeKind::FPReduction)
-      return false;
-  }
+  if (auto *Call = dyn_cast<CallBase>(&I);
+      Call && !rowOf(*Call).WritesProgramMemory)
+    return false;
   return I.mayWriteToMemory();
 }
 

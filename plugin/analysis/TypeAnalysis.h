@@ -42,6 +42,7 @@
 #ifndef AD_ANALYSIS_TYPEANALYSIS_H
 #define AD_ANALYSIS_TYPEANALYSIS_H
 
+#include "core/MemoryLayout.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
@@ -58,22 +59,6 @@ class raw_ostream;
 namespace ad {
 
 class ArgumentTypes;
-
-struct FloatField {
-  uint64_t Offset;
-  llvm::Type *Ty; ///< The float type (nullptr for a pointer in Others).
-};
-
-/// Memory as a repetition of one element: the floating-point fields and the
-/// pointers of each element, which is what a copy must move derivatives
-/// and shadows for (integers move nothing).
-struct MemoryLayout {
-  uint64_t Stride = 0; ///< Size of one element in bytes.
-  llvm::SmallVector<FloatField, 4> Floats;
-  bool HasPointers = false;
-  /// The pointers of each element, for printing.
-  llvm::SmallVector<FloatField, 4> Others;
-};
 
 enum class ByteKind : uint8_t { Integer, Pointer, Float };
 

@@ -2,7 +2,7 @@
 #include "analysis/TypeExplorer.h"
 #include "analysis/ArgumentTypes.h"
 #include "analysis/TypeFacts.h"
-#include "rules/KnownFunctions.h"
+#include "rules/CallRows.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -492,7 +492,7 @@ private:
       }
     } else if (auto *Call = dyn_cast<CallBase>(V)) {
       // realloc keeps the old contents.
-      if (classifyCallee(*Call).Kind == CalleeKind::Realloc)
+      if (rowOf(*Call).Pointers == PointerRelation::ResultContinuesFirst)
         visit(Call->getArgOperand(0), Pos);
       // A pointer returned by a function with a body: what it returns.
       else if (const Function *F = Call->getCalledFunction();
@@ -577,12 +577,13 @@ private:
     const Function *F = Call->getCalledFunction();
     if (!F)
       return;
-    CalleeKind Kind = classifyCallee(*Call).Kind;
-    if (Kind == CalleeKind::Realloc && ArgNo == 0) {
+    PointerRelation Relation = rowOf(*Call).Pointers;
+    if (Relation == PointerRelation::ResultContinuesFirst && ArgNo == 0) {
       visit(Call, Pos);
       return;
     }
-    if (Kind == CalleeKind::MemCopy && ArgNo <= 1 && Call->arg_size() == 3) {
+    if (Relation == PointerRelation::CopiesSecondToFirst && ArgNo <= 1 &&
+        Call->arg_size() == 3) {
       std::optional<uint64_t> Len;
       if (auto *C = dyn_cast<ConstantInt>(Call->getArgOperand(2)))
         Len = C->getZExtValue();

@@ -3,7 +3,7 @@
 #include "analysis/CallSignature.h"
 #include "analysis/MemoryEffects.h"
 #include "modes/ConstantShadows.h"
-#include "rules/KnownFunctions.h"
+#include "rules/CallRows.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
@@ -192,8 +192,8 @@ void directAccesses(const Function &F, const DenseSet<GlobalVariable *> &Of,
         if (auto *MT = dyn_cast<MemTransferInst>(MI))
           Add(I, MT->getSource(), Reads, Len);
       } else if (auto *Call = dyn_cast<CallBase>(&I)) {
-        CalleeKind Kind = classifyCallee(*Call).Kind;
-        if (Kind == CalleeKind::NoEffect || Kind == CalleeKind::Inactive)
+        DerivativeFlow Flow = rowOf(*Call).Flow;
+        if (Flow == DerivativeFlow::Marker || Flow == DerivativeFlow::Inactive)
           continue;
         for (const Use &U : Call->args())
           Add(I, U, Reads | Writes, std::nullopt);
@@ -214,7 +214,7 @@ bool usedBesides(const Value *V, const Instruction &Store,
         !globalsBehind(SI->getPointerOperand(), Globals).empty())
       continue;
     if (auto *Call = dyn_cast<CallBase>(U);
-        Call && classifyCallee(*Call).Kind == CalleeKind::Inactive)
+        Call && rowOf(*Call).Flow == DerivativeFlow::Inactive)
       continue;
     return true;
   }
@@ -305,7 +305,7 @@ void MutableGlobals::buildTree(ArrayRef<DifferentiatedRoot> Roots) {
     for (BasicBlock &BB : *N->Canonical)
       for (Instruction &I : BB) {
         auto *Call = dyn_cast<CallBase>(&I);
-        if (!Call || classifyCallee(*Call).Kind != CalleeKind::Defined)
+        if (!Call || !differentiatesCallee(rowOf(*Call)))
           continue;
         if (std::optional<DerivativeSignature> Sig =
                 signatureForCall(*Call, *N->AA, DerivativeKind::Tangent))
@@ -389,7 +389,7 @@ void MutableGlobals::analyze(ArrayRef<DifferentiatedRoot> Roots) {
                 New.insert(G);
           } else if (auto *Call = dyn_cast<CallBase>(&I);
                      Call &&
-                     classifyCallee(*Call).Kind == CalleeKind::Defined &&
+                     differentiatesCallee(rowOf(*Call)) &&
                      any_of(Call->args(), Active)) {
             // Its address handed to a function that may store through it.
             for (const Use &U : Call->args())

@@ -4,14 +4,10 @@
 #include "analysis/TypeAnalysis.h"
 #include "modes/ConstantShadows.h"
 #include "core/IRHelpers.h"
-#include "modes/InnerTapes.h"
-#include "modes/MirrorCalls.h"
 #include "primal/Preprocess.h"
 #include "modes/StoredPointers.h"
 #include "modes/UnsupportedConstructs.h"
-#include "rules/CustomRules.h"
-#include "rules/KnownFunctions.h"
-#include "rules/MaskedMemory.h"
+#include "rules/ShadowErrors.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -43,7 +39,7 @@ ReverseBuilder::ReverseBuilder(ADContext &Ctx, const DerivativeSignature &Sig,
                                Function *Reverse)
     : Ctx(Ctx), Sig(Sig), Primal(Primal), FwdF(Forward), RevF(Reverse),
       Combined(Forward == Reverse), AA(*Primal, Sig.Args, Ctx.Types, Ctx.Globals),
-      DT(*Primal), LI(DT), Counted(Ctx.Cache->countedLoops(Primal)),
+      Facts(AA, Ctx.Types), DT(*Primal), LI(DT), Counted(Ctx.Cache->countedLoops(Primal)),
       Bounds(Ctx.Cache->iterationBounds(Primal)), B(Ctx.M.getContext()) {
   RecordAlign = recordAlignFor(*Primal, Ctx.FAM);
   for (auto &[Header, CL] : Counted)
@@ -286,7 +282,7 @@ bool ReverseBuilder::forwardVisit(Instruction &I) {
     if (!AA.hasShadow(Ptr)) {
       if (!ValActive)
         return true;
-      reportStoreWithoutShadow(Ctx, I);
+      reportStoreWithoutShadow(Ctx.Diag, I);
       return false;
     }
     bool PointerBits = AA.movesPointerBits(Val);
@@ -351,225 +347,6 @@ bool ReverseBuilder::forwardVisit(Instruction &I) {
     return false;
   }
   return true;
-}
-
-/// \p Src points into a read-only global whose contents include pointers
-/// (a constant table of structures), not plain data (a string literal).
-static bool constantWithPointers(const Value *Src) {
-  if (!hasConstantShadow(Src))
-    return false;
-  auto *GV = cast<GlobalVariable>(getUnderlyingObject(Src));
-  std::function<bool(Type *)> HasPointer = [&](Type *T) {
-    if (T->isPtrOrPtrVectorTy())
-      return true;
-    if (auto *ST = dyn_cast<StructType>(T))
-      return any_of(ST->elements(), HasPointer);
-    if (auto *AT = dyn_cast<ArrayType>(T))
-      return HasPointer(AT->getElementType());
-    return false;
-  };
-  return HasPointer(GV->getValueType());
-}
-
-bool ReverseBuilder::forwardCall(CallBase &I) {
-  CalleeInfo Info = classifyCallee(I);
-  RuntimeFunctions &RT = Ctx.Runtime;
-  switch (Info.Kind) {
-  case CalleeKind::NoEffect:
-  case CalleeKind::Inactive:
-  case CalleeKind::Math:
-  case CalleeKind::ComplexMath:
-  case CalleeKind::FPReduction:
-  case CalleeKind::Free:
-  case CalleeKind::MemSet:
-    return true;
-  case CalleeKind::Custom: // The rule runs in the reverse sweep; check it now.
-    return !AA.isVaried(&I) ||
-           checkedRule(
-               I, *Info.Custom, RuleMode::Reverse,
-               [&](const Value *V) { return AA.hasShadow(V); }, Ctx.Diag);
-  case CalleeKind::MaskedLoad:
-  case CalleeKind::MaskedStore: {
-    MaskedAccess A = *asMaskedAccess(I);
-    bool Active =
-        AA.hasShadow(A.Ptr) || AA.isVaried(A.Data) || AA.hasShadow(A.Data);
-    if (!Active || !A.Data->getType()->isPtrOrPtrVectorTy())
-      return true;
-    reportMaskedPointerAccess(Ctx, I);
-    return false;
-  }
-  case CalleeKind::Malloc:
-  case CalleeKind::Calloc: {
-    const AllocationShape &S = *Info.Alloc;
-    auto Arg = [&](int K) {
-      return K < 0 ? nullptr : cloneOf(I.getArgOperand(K));
-    };
-    Shadows[&I] =
-        RT.allocateShadow(B, Arg(S.CountArg), Arg(S.SizeArg), Arg(S.AlignArg));
-    HeapShadows.insert(&I);
-    return true;
-  }
-  case CalleeKind::AllocOut: {
-    // posix_memalign(&p, ...): p's shadow goes to the shadow of &p; the
-    // call's own entry in Shadows keeps it for the reverse sweep to free.
-    Value *Out = I.getArgOperand(0);
-    if (!AA.hasShadow(Out))
-      return true;
-    Value *SO = shadowInForward(Out, &I);
-    if (!SO)
-      return false;
-    const AllocationShape &S = *Info.Alloc;
-    Shadows[&I] = RT.allocateShadowOut(
-        B, SO, cloneOf(I.getArgOperand(S.AlignArg)),
-        cloneOf(I.getArgOperand(S.SizeArg)), VMap[&I]);
-    HeapShadows.insert(&I);
-    return true;
-  }
-  case CalleeKind::TapePush:
-  case CalleeKind::TapePop:
-  case CalleeKind::TapeReserve:
-  case CalleeKind::TapeFree: {
-    Value *Tape = I.getArgOperand(0);
-    if (!AA.hasShadow(Tape))
-      return true;
-    Value *ShadowTape = shadowInForward(Tape, &I);
-    if (!ShadowTape)
-      return false;
-    Value *Bytes = I.arg_size() > 1 ? cloneOf(I.getArgOperand(1)) : nullptr;
-    if (Value *Record = shadowOfTapeCall(B, RT, Info.Kind, ShadowTape, Bytes))
-      Shadows[&I] = Record;
-    return true;
-  }
-  case CalleeKind::Realloc: {
-    // A fresh zeroed shadow holding a copy of the old shadow's bytes (the
-    // pointer shadows it may hold); the old shadow stays alive for the
-    // reverse sweep, which moves adjoints back into it.
-    Value *Old = shadowInForward(I.getArgOperand(0), &I);
-    if (!Old)
-      return false;
-    Value *Size = cloneOf(I.getArgOperand(1));
-    Value *New =
-        B.CreateCall(RT.calloc(), {B.getInt64(1), Size}, "shadow.realloc");
-    Value *OldSize = B.CreateCall(RT.mallocUsableSize(), {Old});
-    Value *Keep = B.CreateBinaryIntrinsic(Intrinsic::umin, OldSize, Size);
-    B.CreateMemCpy(New, MaybeAlign(), Old, MaybeAlign(), Keep);
-    Shadows[&I] = New;
-    HeapShadows.insert(&I);
-    return true;
-  }
-  case CalleeKind::MirrorCall: {
-    Value *S;
-    if (!emitMirrorCall(
-            Ctx, AA, I, *cast<CallBase>(VMap[&I]), B, *Info.Mirror,
-            [&](Value *V) { return shadowInForward(V, &I); },
-            [&](Value *V) { return cloneOf(V); }, S))
-      return false;
-    if (S && AA.hasShadow(&I))
-      Shadows[&I] = S;
-    return true;
-  }
-  case CalleeKind::MemCopy: {
-    Value *Dst = I.getArgOperand(0), *Src = I.getArgOperand(1);
-    bool DstS = AA.hasShadow(Dst),
-         SrcS = AA.hasShadow(Src) || hasConstantShadow(Src);
-    // A read-only global's constant shadow holds no derivative: copying from
-    // it into memory without a shadow (a string literal into a character
-    // buffer) loses nothing.
-    if (!DstS && !AA.hasShadow(Src))
-      return true;
-    // Nor does copying from it into differentiated memory need anything now
-    // (the reverse sweep clears the destination's adjoint), unless the
-    // constant holds pointers, whose shadows are copied along.
-    if (!AA.hasShadow(Src) && !constantWithPointers(Src))
-      return true;
-    auto Layout = Ctx.Types.layoutOfCopy(I);
-    if (!Layout) {
-      Ctx.Diag.error(&I,
-                     "cannot tell which bytes of this memory copy hold "
-                     "floating-point data (nothing types its destination, " +
-                         Ctx.Diag.describe(*getUnderlyingObject(Dst)) +
-                         ", or its source, " +
-                         Ctx.Diag.describe(*getUnderlyingObject(Src)) + ")",
-                     "copy typed elements (assign or index) instead of raw "
-                     "bytes, or pass typed pointers");
-      return false;
-    }
-    if (!DstS) {
-      if (Layout->Floats.empty())
-        return true;
-      Ctx.Diag.error(&I,
-                     "differentiated memory is copied into memory that has no "
-                     "shadow",
-                     "give the destination a shadow (pass it as __ad_dup)");
-      return false;
-    }
-    if (SrcS && Layout->HasPointers) {
-      // Only the pointers' shadows: where the floats are, the destination's
-      // shadow may hold an output's seed, which the reverse sweep moves.
-      Value *SD = shadowInForward(Dst, &I), *SS = shadowInForward(Src, &I);
-      if (!SD || !SS)
-        return false;
-      Value *Len = B.CreateZExtOrTrunc(cloneOf(I.getArgOperand(2)),
-                                       B.getInt64Ty());
-      Value *Count = B.CreateUDiv(Len, B.getInt64(Layout->Stride));
-      for (const FloatField &F : Layout->Others)
-        B.CreateCall(Ctx.Runtime.memcpyPointers(),
-                     {B.CreateConstGEP1_64(B.getInt8Ty(), SS, F.Offset),
-                      B.CreateConstGEP1_64(B.getInt8Ty(), SD, F.Offset), Count,
-                      B.getInt64(Layout->Stride)});
-    }
-    return true;
-  }
-  case CalleeKind::Defined: {
-    std::optional<DerivativeSignature> Sig = calleeSignature(I);
-    if (!Sig)
-      return true;
-    const DerivativeSignature &Callee = *Sig;
-    Type *RetTy = I.getType();
-    SplitDerivative D = Ctx.Cache->split(Callee);
-    if (!D)
-      return false;
-    auto *Clone = cast<CallBase>(VMap[&I]);
-    SmallVector<Value *, 8> Args(Clone->args());
-    for (auto [U, A] : zip(I.args(), Callee.Args))
-      if (A == Activity::Shadowed) {
-        Value *S = shadowInForward(U, &I);
-        if (!S)
-          return false;
-        Args.push_back(S);
-      }
-    Args.push_back(TapeFwd);
-    B.SetInsertPoint(Clone);
-    CallInst *New = B.CreateCall(D.Augmented, Args);
-    New->setDebugLoc(Clone->getDebugLoc());
-    Value *Result = New;
-    if (Callee.ReturnActive && isPointerLike(RetTy)) {
-      Result = B.CreateExtractValue(New, 0);
-      Shadows[&I] = B.CreateExtractValue(New, 1, I.getName() + ".shadow");
-    }
-    Clone->replaceAllUsesWith(Result);
-    Clone->eraseFromParent();
-    return true;
-  }
-  case CalleeKind::Unknown:
-    break;
-  }
-  bool Active = AA.isVaried(&I) || AA.hasShadow(&I);
-  for (const Use &U : I.args())
-    Active |= AA.isVaried(U) || AA.hasShadow(U);
-  if (!Active)
-    return true;
-  // Entry-point calls inside differentiated code were lowered before it
-  // (driver/LoweringOrder.h); what remains here has no body.
-  Function *Callee = I.getCalledFunction();
-  Ctx.Diag.error(&I,
-                 Callee ? "call to '" + Callee->getName() +
-                              "', which has no body and no derivative rule"
-                        : Twine("indirect call or inline assembly with "
-                                "differentiated arguments"),
-                 "define the function in this module, or call it only with "
-                 "__ad_const data");
-  return false;
 }
 
 bool ReverseBuilder::finishShadowPhis() {

@@ -28,6 +28,7 @@
 
 #include "analysis/ActivityAnalysis.h"
 #include "analysis/MemoryEffects.h"
+#include "modes/AnalysisFacts.h"
 #include "primal/CountedLoops.h"
 #include "primal/TapeReservation.h"
 #include "modes/DerivativeCache.h"
@@ -38,9 +39,6 @@
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 namespace ad {
-
-struct CustomRule;
-struct MathRule;
 
 class ReverseBuilder {
 public:
@@ -57,7 +55,6 @@ private:
   // --- Forward sweep (ReverseBuilder.cpp) ---
   bool cloneForward();
   bool forwardVisit(llvm::Instruction &I);
-  bool forwardCall(llvm::CallBase &I);
   bool forwardShadowCopy(llvm::Instruction &I);
   bool finishShadowPhis();
   void createPredecessorIndices();
@@ -84,10 +81,17 @@ private:
 
   // --- Adjoints of instructions (ReverseInstructions.cpp) ---
   bool reverseVisit(llvm::Instruction &I);
-  bool reverseByRule(llvm::Instruction &I, const MathRule &Rule,
-                     llvm::Value *DY);
   bool reverseStructural(llvm::Instruction &I, llvm::Value *DY);
+
+  // --- Calls, in both sweeps (ReverseCalls.cpp): what the callee's row
+  // (rules/CallRows.h) says, through ForwardSweepCalls and AdjointCalls ---
+  friend class ForwardSweepCalls;
+  friend class AdjointCalls;
+  bool forwardCall(llvm::CallBase &I);
   bool reverseCall(llvm::CallBase &I, llvm::Value *DY);
+  /// The rows of calls to functions whose bodies are differentiated: the
+  /// callee's augmented forward sweep, and its adjoint.
+  bool forwardCallToDefined(llvm::CallBase &I);
   bool reverseCallToDefined(llvm::CallBase &I);
   /// The split derivative a call to a defined function needs (the same in
   /// the forward and the reverse sweep); nullopt when nothing of the call is
@@ -100,11 +104,7 @@ private:
   /// unchanged from the call to the call's reverse, and into memory the call
   /// itself does not write.
   std::pair<uint64_t, uint64_t> keptArguments(llvm::CallBase &I);
-  bool reverseCustomCall(llvm::CallBase &I, const CustomRule &Rule,
-                         llvm::Value *DY);
-  bool reverseMemoryCall(llvm::CallBase &I, unsigned Kind);
   bool reverseStore(llvm::StoreInst &I);
-  bool reverseMaskedAccess(llvm::CallBase &I, llvm::Value *DY);
 
   // --- Values in the reverse sweep (ReverseValues.cpp; loops and joins
   // without the tape: ReverseControlFlow.cpp) ---
@@ -250,6 +250,7 @@ private:
   llvm::Function *Primal, *FwdF, *RevF;
   bool Combined;
   ActivityAnalysis AA;
+  AnalysisFacts Facts;
   llvm::DominatorTree DT;
   llvm::LoopInfo LI;
   const CountedLoopMap &Counted;

@@ -140,7 +140,7 @@ static bool isCheapToRecompute(const Instruction &I) {
 static bool isRecomputableMathCall(const Instruction &I, const LoopInfo &LI) {
   auto *Call = dyn_cast<CallInst>(&I);
   if (!Call || Call->isInlineAsm() ||
-      classifyCallee(*Call).Kind != CalleeKind::Math)
+      !classifyCallee(*Call).Rule)
     return false;
   return isa<IntrinsicInst>(Call) || LI.getLoopFor(Call->getParent());
 }

@@ -2,7 +2,7 @@
 //===//
 #include "modes/StoredPointers.h"
 #include "analysis/TypeAnalysis.h"
-#include "rules/KnownFunctions.h"
+#include "rules/CallRows.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -31,10 +31,8 @@ static bool holdsNoDerivatives(ADContext &Ctx, const Value *Ptr) {
 static bool pointsToConstantData(const Value *Base) {
   if (isa<LoadInst>(Base))
     return true;
-  if (auto *Call = dyn_cast<CallBase>(Base)) {
-    CalleeKind K = classifyCallee(*Call).Kind;
-    return K == CalleeKind::Inactive || K == CalleeKind::Unknown;
-  }
+  if (auto *Call = dyn_cast<CallBase>(Base))
+    return returnsUntrackedMemory(rowOf(*Call));
   return false;
 }
 

@@ -5,17 +5,13 @@
 #include "analysis/TypeAnalysis.h"
 #include "modes/ConstantShadows.h"
 #include "core/IRHelpers.h"
-#include "modes/InnerTapes.h"
-#include "modes/MirrorCalls.h"
 #include "primal/Preprocess.h"
 #include "modes/StoredPointers.h"
 #include "modes/UnsupportedConstructs.h"
-#include "rules/ComplexRules.h"
-#include "rules/CustomRules.h"
-#include "rules/KnownFunctions.h"
-#include "rules/MaskedMemory.h"
+#include "rules/CallRows.h"
+#include "rules/MathCalls.h"
 #include "rules/MathRules.h"
-#include "rules/VectorReductions.h"
+#include "rules/ShadowErrors.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -25,10 +21,37 @@ using namespace llvm;
 
 namespace ad {
 
+/// What the call rows emit through: the clone, the tangents and shadows of
+/// this builder.
+class TangentBuilder::Emitter final : public TangentEmitter {
+public:
+  explicit Emitter(TangentBuilder &TB)
+      : TangentEmitter(TB.B, TB.Ctx.Runtime, TB.Ctx.Diag, TB.Facts), TB(TB) {}
+
+  Value *primal(Value *V) override { return TB.cloneOf(V); }
+  Value *shadow(Value *V, Instruction *At) override {
+    return TB.shadowOf(V, At);
+  }
+  bool callDerivativeOfCallee(CallBase &Call) override {
+    return TB.visitCallToDefined(Call);
+  }
+  CallBase &clone(CallBase &Call) override {
+    return *cast<CallBase>(TB.VMap[&Call]);
+  }
+  void setShadow(CallBase &Call, Value *S) override { TB.Tangents[&Call] = S; }
+  void keepHeapShadow(CallBase &, Value *) override {}
+  Value *tangent(Value *V) override { return TB.tangentOf(V); }
+  void setTangent(Instruction &I, Value *T) override { TB.Tangents[&I] = T; }
+
+private:
+  TangentBuilder &TB;
+};
+
 TangentBuilder::TangentBuilder(ADContext &Ctx, const DerivativeSignature &Sig,
                                Function *Primal, Function *Tangent)
     : Ctx(Ctx), Sig(Sig), Primal(Primal), NewF(Tangent),
-      AA(*Primal, Sig.Args, Ctx.Types, Ctx.Globals), B(Ctx.M.getContext()) {}
+      AA(*Primal, Sig.Args, Ctx.Types, Ctx.Globals), Facts(AA, Ctx.Types),
+      B(Ctx.M.getContext()) {}
 
 bool TangentBuilder::build() {
   if (!checkSupportedConstructs(Ctx, AA, *Primal))
@@ -132,7 +155,8 @@ bool TangentBuilder::visit(Instruction &I) {
     return visitShadowCopy(I);
 
   if (const MathRule *Rule = lookupInstructionRule(I.getOpcode())) {
-    Tangents[&I] = tangentByRule(I, *Rule);
+    Emitter E(*this);
+    Tangents[&I] = tangentByRule(E, I, *Rule);
     return true;
   }
 
@@ -232,7 +256,7 @@ bool TangentBuilder::visitStore(StoreInst &I) {
   Value *Ptr = I.getPointerOperand(), *Val = I.getValueOperand();
   if (!AA.hasShadow(Ptr)) {
     if (AA.isVaried(Val) || AA.hasShadow(Val)) {
-      reportStoreWithoutShadow(Ctx, I);
+      reportStoreWithoutShadow(Ctx.Diag, I);
       return false;
     }
     return true;
@@ -251,242 +275,13 @@ bool TangentBuilder::visitStore(StoreInst &I) {
   return true;
 }
 
-bool TangentBuilder::visitMaskedAccess(CallBase &I) {
-  MaskedAccess A = *asMaskedAccess(I);
-  auto *Clone = cast<CallBase>(VMap[&I]);
-  Value *Mask = Clone->getArgOperand(A.MaskArg);
-  if (!AA.hasShadow(A.Ptr)) {
-    if (A.IsStore && (AA.isVaried(A.Data) || AA.hasShadow(A.Data))) {
-      reportStoreWithoutShadow(Ctx, I);
-      return false;
-    }
-    // Lanes not loaded keep the passthru's tangent.
-    if (!A.IsStore && AA.isVaried(&I))
-      Tangents[&I] = B.CreateSelect(Mask, Constant::getNullValue(I.getType()),
-                                    tangentOf(A.Data));
-    return true;
-  }
-  Type *DataTy = A.Data->getType();
-  if (DataTy->isPtrOrPtrVectorTy() || !isDifferentiableType(DataTy)) {
-    if (!DataTy->isPtrOrPtrVectorTy())
-      return true; // Integer lanes carry no derivative.
-    reportMaskedPointerAccess(Ctx, I);
-    return false;
-  }
-  Value *SP = shadowOf(A.Ptr, &I);
-  if (!SP)
-    return false;
-  Value *T = createMaskedAccess(B, A, DataTy, SP, Mask, tangentOf(A.Data));
-  if (!A.IsStore)
-    Tangents[&I] = T;
-  return true;
-}
-
-/// The sum over the varied arguments of partial * tangent (the arguments of a
-/// call are its first operands, so instructions and calls share this).
-Value *TangentBuilder::tangentByRule(Instruction &I, const MathRule &Rule) {
-  auto *Clone = cast<Instruction>(VMap[&I]);
-  auto Primal = [&](int K) -> Value * {
-    return K == Result ? Clone : Clone->getOperand(K);
-  };
-  Value *Sum = nullptr;
-  for (unsigned K = 0; K < Rule.NumDiffArgs; ++K) {
-    Value *Op = I.getOperand(K);
-    if (!AA.isVaried(Op))
-      continue;
-    if (Value *Term =
-            partialTerm(B, Rule, K, Primal, I.getType(), tangentOf(Op)))
-      Sum = Sum ? B.CreateFAdd(Sum, Term) : Term;
-  }
-  return Sum ? Sum : Constant::getNullValue(I.getType());
-}
-
 bool TangentBuilder::visitCall(CallBase &I) {
   CalleeInfo Info = classifyCallee(I);
-  auto *Clone = cast<CallBase>(VMap[&I]);
-  switch (Info.Kind) {
-  case CalleeKind::NoEffect:
-  case CalleeKind::Inactive:
+  auto *Tangent = rowOf(Info.Kind).Tangent;
+  if (!Tangent)
     return true;
-  case CalleeKind::Math: {
-    if (AA.isVaried(&I))
-      Tangents[&I] = tangentByRule(I, *Info.Rule);
-    return true;
-  }
-  case CalleeKind::ComplexMath: {
-    if (!AA.isVaried(&I))
-      return true;
-    auto Primal = [&](int K) -> Value * {
-      return K == Result ? Clone : Clone->getArgOperand(K);
-    };
-    auto TangentOfArg = [&](unsigned K) -> Value * {
-      Value *Op = I.getArgOperand(K);
-      return AA.isVaried(Op) ? tangentOf(Op) : nullptr;
-    };
-    Tangents[&I] = complexTangent(B, *Info.Complex, I, Primal, TangentOfArg);
-    return true;
-  }
-  case CalleeKind::FPReduction: {
-    if (!AA.isVaried(&I))
-      return true;
-    Intrinsic::ID ID = I.getCalledFunction()->getIntrinsicID();
-    unsigned VecOp = reductionVectorOperand(ID);
-    Value *Start = VecOp ? Clone->getArgOperand(0) : nullptr;
-    ReductionPartials P =
-        reductionPartials(B, ID, Start, Clone->getArgOperand(VecOp), Clone);
-    Value *DVec =
-        guardedTerm(B, P.Guard, P.Vector, tangentOf(I.getArgOperand(VecOp)));
-    Value *T =
-        B.CreateIntrinsic(Intrinsic::vector_reduce_fadd, {DVec->getType()},
-                          {ConstantFP::getNegativeZero(I.getType()), DVec});
-    if (VecOp && AA.isVaried(I.getArgOperand(0)))
-      T = B.CreateFAdd(
-          T, guardedTerm(B, P.Guard, P.Start, tangentOf(I.getArgOperand(0))));
-    Tangents[&I] = T;
-    return true;
-  }
-  case CalleeKind::MaskedLoad:
-  case CalleeKind::MaskedStore:
-    return visitMaskedAccess(I);
-  case CalleeKind::Defined:
-    return visitCallToDefined(I);
-  case CalleeKind::Custom:
-    return visitCustomCall(I, *Info.Custom);
-  case CalleeKind::TapePush:
-  case CalleeKind::TapePop:
-  case CalleeKind::TapeReserve:
-  case CalleeKind::TapeFree: {
-    Value *Tape = I.getArgOperand(0);
-    if (!AA.hasShadow(Tape))
-      return true;
-    Value *ShadowTape = shadowOf(Tape, &I);
-    if (!ShadowTape)
-      return false;
-    Value *Bytes = I.arg_size() > 1 ? cloneOf(I.getArgOperand(1)) : nullptr;
-    if (Value *Record =
-            tangentOfTapeCall(B, Ctx.Runtime, Info.Kind, ShadowTape, Bytes))
-      Tangents[&I] = Record;
-    return true;
-  }
-  case CalleeKind::Unknown:
-    break;
-  default:
-    return visitMemoryCall(I, unsigned(Info.Kind));
-  }
-  bool Active = AA.isVaried(&I) || AA.hasShadow(&I);
-  for (const Use &U : I.args())
-    Active |= AA.isVaried(U) || AA.hasShadow(U);
-  if (!Active)
-    return true;
-  // Entry-point calls inside differentiated code were lowered before it
-  // (driver/LoweringOrder.h); what remains here has no body.
-  Function *Callee = I.getCalledFunction();
-  Ctx.Diag.error(&I,
-                 Callee ? "call to '" + Callee->getName() +
-                              "', which has no body and no derivative rule"
-                        : Twine("indirect call or inline assembly with "
-                                "differentiated arguments"),
-                 "define the function in this module, or call it only with "
-                 "__ad_const data");
-  return false;
-}
-
-bool TangentBuilder::visitMemoryCall(CallBase &I, unsigned KindNumber) {
-  auto Kind = CalleeKind(KindNumber);
-  RuntimeFunctions &RT = Ctx.Runtime;
-  switch (Kind) {
-  case CalleeKind::Malloc:
-  case CalleeKind::Calloc: {
-    const AllocationShape &S = *classifyCallee(I).Alloc;
-    auto Arg = [&](int K) {
-      return K < 0 ? nullptr : cloneOf(I.getArgOperand(K));
-    };
-    Tangents[&I] =
-        RT.allocateShadow(B, Arg(S.CountArg), Arg(S.SizeArg), Arg(S.AlignArg));
-    return true;
-  }
-  case CalleeKind::AllocOut: {
-    // posix_memalign(&p, ...): p's shadow, allocated alike, goes to the
-    // shadow of &p (without one, p holds no derivatives: nothing to do).
-    Value *Out = I.getArgOperand(0);
-    if (!AA.hasShadow(Out))
-      return true;
-    Value *SO = shadowOf(Out, &I);
-    if (!SO)
-      return false;
-    const AllocationShape &S = *classifyCallee(I).Alloc;
-    RT.allocateShadowOut(B, SO, cloneOf(I.getArgOperand(S.AlignArg)),
-                         cloneOf(I.getArgOperand(S.SizeArg)), VMap[&I]);
-    return true;
-  }
-  case CalleeKind::Realloc: {
-    Value *Old = shadowOf(I.getArgOperand(0), &I);
-    if (!Old)
-      return false;
-    FunctionCallee Realloc = Ctx.M.getOrInsertFunction(
-        "realloc", I.getType(), I.getType(), B.getInt64Ty());
-    Tangents[&I] = B.CreateCall(Realloc, {Old, cloneOf(I.getArgOperand(1))},
-                                "shadow.realloc");
-    return true;
-  }
-  case CalleeKind::Free: {
-    Value *Ptr = I.getArgOperand(0);
-    if (!AA.hasShadow(Ptr))
-      return true;
-    Value *S = shadowOf(Ptr, &I);
-    if (!S)
-      return false;
-    B.CreateCall(RT.free(), {S});
-    return true;
-  }
-  case CalleeKind::MemCopy: {
-    Value *Dst = I.getArgOperand(0), *Src = I.getArgOperand(1);
-    bool DstS = AA.hasShadow(Dst),
-         SrcS = AA.hasShadow(Src) || hasConstantShadow(Src);
-    if (DstS && SrcS) {
-      auto *Copy = cast<CallBase>(cast<CallBase>(VMap[&I])->clone());
-      Copy->setArgOperand(0, shadowOf(Dst, &I));
-      Copy->setArgOperand(1, shadowOf(Src, &I));
-      B.Insert(Copy);
-    } else if (DstS) {
-      B.CreateMemSet(shadowOf(Dst, &I), B.getInt8(0),
-                     cloneOf(I.getArgOperand(2)), MaybeAlign());
-    } else if (AA.hasShadow(Src)) {
-      // (A read-only global's constant shadow holds no derivative: copying
-      // from it into memory without a shadow, a string literal into a
-      // character buffer, loses nothing.)
-      auto Layout = Ctx.Types.layoutOfCopy(I);
-      if (!Layout || !Layout->Floats.empty()) {
-        Ctx.Diag.error(&I,
-                       "differentiated memory is copied into memory that has "
-                       "no shadow",
-                       "give the destination a shadow (pass it as __ad_dup)");
-        return false;
-      }
-    }
-    return true;
-  }
-  case CalleeKind::MirrorCall: {
-    Value *S;
-    if (!emitMirrorCall(
-            Ctx, AA, I, *cast<CallBase>(VMap[&I]), B, *classifyCallee(I).Mirror,
-            [&](Value *V) { return shadowOf(V, &I); },
-            [&](Value *V) { return cloneOf(V); }, S))
-      return false;
-    if (S && AA.hasShadow(&I))
-      Tangents[&I] = S;
-    return true;
-  }
-  case CalleeKind::MemSet: {
-    Value *Dst = I.getArgOperand(0);
-    if (AA.hasShadow(Dst))
-      B.CreateMemSet(shadowOf(Dst, &I), B.getInt8(0),
-                     cloneOf(I.getArgOperand(2)), MaybeAlign());
-    return true;
-  }
-  default:
-    return true;
-  }
+  Emitter E(*this);
+  return Tangent(E, I, Info);
 }
 
 bool TangentBuilder::visitCallToDefined(CallBase &I) {
@@ -526,23 +321,6 @@ bool TangentBuilder::visitCallToDefined(CallBase &I) {
 
 /// The primal call stays; after it, f_fwd(primals, tangents) (see
 /// CustomRules.h), with a zero tangent for inactive arguments.
-bool TangentBuilder::visitCustomCall(CallBase &I, const CustomRule &Rule) {
-  if (!AA.isVaried(&I))
-    return true;
-  Function *Fwd = checkedRule(
-      I, Rule, RuleMode::Forward,
-      [&](const Value *V) { return AA.hasShadow(V); }, Ctx.Diag);
-  if (!Fwd)
-    return false;
-  auto *Clone = cast<CallBase>(VMap[&I]);
-  SmallVector<Value *, 8> Args(Clone->args());
-  for (Value *Arg : I.args())
-    if (Arg->getType()->isFloatingPointTy())
-      Args.push_back(tangentOf(Arg));
-  Tangents[&I] = B.CreateCall(Fwd, Args, I.getName() + ".d");
-  return true;
-}
-
 bool TangentBuilder::finishPhis() {
   for (PHINode *Phi : PendingPhis) {
     auto *T = cast<PHINode>(Tangents[Phi]);

@@ -13,14 +13,12 @@
 #define AD_MODES_TANGENTBUILDER_H
 
 #include "analysis/ActivityAnalysis.h"
+#include "modes/AnalysisFacts.h"
 #include "modes/DerivativeCache.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 namespace ad {
-
-struct CustomRule;
-struct MathRule;
 
 class TangentBuilder {
 public:
@@ -44,12 +42,11 @@ private:
   }
 
   bool visit(llvm::Instruction &Orig);
+  /// A call does what its row (rules/CallRows.h) says, through Emitter.
   bool visitCall(llvm::CallBase &Orig);
-  llvm::Value *tangentByRule(llvm::Instruction &Orig, const MathRule &Rule);
+  class Emitter;
+  /// The row of a function whose body is differentiated: its tangent.
   bool visitCallToDefined(llvm::CallBase &Orig);
-  bool visitCustomCall(llvm::CallBase &Orig, const CustomRule &Rule);
-  bool visitMemoryCall(llvm::CallBase &Orig, unsigned Kind);
-  bool visitMaskedAccess(llvm::CallBase &Orig);
   bool visitStore(llvm::StoreInst &Orig);
   bool visitLoad(llvm::LoadInst &Orig);
   /// Pointer-producing instructions: the same instruction on the shadows.
@@ -62,6 +59,7 @@ private:
   const DerivativeSignature &Sig;
   llvm::Function *Primal, *NewF;
   ActivityAnalysis AA;
+  AnalysisFacts Facts;
   llvm::ValueToValueMapTy VMap;
   llvm::DenseMap<const llvm::Value *, llvm::Value *> Tangents;
   llvm::SmallVector<llvm::PHINode *, 8> PendingPhis;

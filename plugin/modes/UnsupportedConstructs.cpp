@@ -128,33 +128,4 @@ bool checkSupportedConstructs(ADContext &Ctx, const ActivityAnalysis &AA,
   return true;
 }
 
-void reportStoreWithoutShadow(ADContext &Ctx, const Instruction &At) {
-  // Memory from an allocator called through a pointer that is not fixed at
-  // compile time (a parameter, a writable global; ConstantCallees.h) has no
-  // shadow: say so, rather than blame the memory's activity.
-  const Value *Ptr = getLoadStorePointerOperand(&At);
-  const auto *Source =
-      Ptr ? dyn_cast<CallBase>(getUnderlyingObject(Ptr)) : nullptr;
-  if (Source && !Source->getCalledFunction() && !Source->isInlineAsm()) {
-    Ctx.Diag.error(&At,
-                   "a differentiated value is stored to memory returned by "
-                   "an indirect call, which cannot be resolved to an "
-                   "allocation function, so the memory has no shadow",
-                   "call the allocator directly, or through a pointer fixed "
-                   "at compile time (a const or never-written static)");
-    return;
-  }
-  Ctx.Diag.error(&At,
-                 "a differentiated value is stored to memory that has no "
-                 "shadow, so its derivative would be lost",
-                 "pass that memory as an __ad_dup argument instead of "
-                 "__ad_const or a global");
-}
-
-void reportMaskedPointerAccess(ADContext &Ctx, const Instruction &At) {
-  Ctx.Diag.error(&At, "cannot differentiate a masked load or store of pointers",
-                 "keep pointers out of vectorized loops, or compile with "
-                 "-fno-vectorize");
-}
-
 } // namespace ad

@@ -20,12 +20,6 @@ namespace ad {
 bool checkSupportedConstructs(ADContext &Ctx, const ActivityAnalysis &AA,
                               llvm::Function &F);
 
-/// Both modes meet these at a single instruction; one wording for both.
-/// A differentiated value stored (plainly or masked) where no shadow is.
-void reportStoreWithoutShadow(ADContext &Ctx, const llvm::Instruction &At);
-/// A masked load/store/gather/scatter of pointers in active code.
-void reportMaskedPointerAccess(ADContext &Ctx, const llvm::Instruction &At);
-
 } // namespace ad
 
 #endif

@@ -1,6 +1,8 @@
 //===- MaskedMemory.cpp - llvm.masked.{load,store,gather,scatter}
 //-----------===//
 #include "rules/MaskedMemory.h"
+#include "core/IRHelpers.h"
+#include "rules/ShadowErrors.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"
 
@@ -120,6 +122,91 @@ Value *takeMaskedLanes(IRBuilderBase &B, const MaskedAccess &A, Type *VecTy,
     Result = B.CreateInsertElement(Result, D, K);
   }
   return Result;
+}
+
+/// Like a load; the passthru lanes flow through as well.
+bool maskedLoadActivity(CallActivity &A, const CallBase &Call,
+                        const CalleeInfo &) {
+  const Value *Ptr = Call.getArgOperand(0), *PassThru = Call.getArgOperand(2);
+  bool Changed = false;
+  if (A.hasShadow(Ptr))
+    Changed |= A.markVaried(&Call) | A.markShadowed(&Call);
+  if (A.isVaried(PassThru))
+    Changed |= A.markVaried(&Call);
+  if (A.hasShadow(PassThru))
+    Changed |= A.markShadowed(&Call);
+  return Changed;
+}
+
+bool maskedAccessTangent(TangentEmitter &E, CallBase &Call,
+                         const CalleeInfo &) {
+  MaskedAccess A = *asMaskedAccess(Call);
+  Value *Mask = E.primal(A.Mask);
+  if (!E.hasShadow(A.Ptr)) {
+    if (A.IsStore && (E.isVaried(A.Data) || E.hasShadow(A.Data))) {
+      reportStoreWithoutShadow(E.Diag, Call);
+      return false;
+    }
+    // Lanes not loaded keep the passthru's tangent.
+    if (!A.IsStore && E.isVaried(&Call))
+      E.setTangent(Call,
+                   E.B.CreateSelect(Mask, Constant::getNullValue(Call.getType()),
+                                    E.tangent(A.Data)));
+    return true;
+  }
+  Type *DataTy = A.Data->getType();
+  if (DataTy->isPtrOrPtrVectorTy() || !isDifferentiableType(DataTy)) {
+    if (!DataTy->isPtrOrPtrVectorTy())
+      return true; // Integer lanes carry no derivative.
+    reportMaskedPointerAccess(E.Diag, Call);
+    return false;
+  }
+  Value *SP = E.shadow(A.Ptr, &Call);
+  if (!SP)
+    return false;
+  Value *T = createMaskedAccess(E.B, A, DataTy, SP, Mask, E.tangent(A.Data));
+  if (!A.IsStore)
+    E.setTangent(Call, T);
+  return true;
+}
+
+bool maskedAccessForward(ShadowEmitter &E, CallBase &Call, const CalleeInfo &) {
+  MaskedAccess A = *asMaskedAccess(Call);
+  bool Active =
+      E.hasShadow(A.Ptr) || E.isVaried(A.Data) || E.hasShadow(A.Data);
+  if (!Active || !A.Data->getType()->isPtrOrPtrVectorTy())
+    return true;
+  reportMaskedPointerAccess(E.Diag, Call);
+  return false;
+}
+
+bool maskedAccessAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &,
+                         Value *DY) {
+  MaskedAccess A = *asMaskedAccess(Call);
+  IRBuilderBase &B = E.B;
+  Type *DataTy = A.Data->getType();
+  if (!isDifferentiableType(DataTy))
+    return true;
+  if (!A.IsStore && !DY)
+    return true;
+  bool Shadowed = E.hasShadow(A.Ptr);
+  if (!Shadowed && (A.IsStore || !E.isVaried(A.Data)))
+    return true;
+  Value *Mask = E.primal(A.Mask);
+  if (!A.IsStore && E.isVaried(A.Data)) // Lanes not loaded are the passthru's.
+    E.addAdjoint(A.Data, B.CreateSelect(Mask, adjointZero(DataTy), DY));
+  if (!Shadowed)
+    return true;
+  Value *SP = E.shadow(A.Ptr, &Call);
+  if (!SP)
+    return false;
+  if (!A.IsStore) {
+    accumulateMaskedLanes(B, A, SP, Mask, DY);
+    return true;
+  }
+  Value *D = takeMaskedLanes(B, A, DataTy, SP, Mask);
+  E.addAdjoint(A.Data, D);
+  return true;
 }
 
 } // namespace ad

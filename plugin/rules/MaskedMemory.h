@@ -16,6 +16,8 @@
 #ifndef AD_RULES_MASKEDMEMORY_H
 #define AD_RULES_MASKEDMEMORY_H
 
+#include "rules/CallEmitters.h"
+#include "rules/KnownFunctions.h"
 #include "llvm/IR/IRBuilder.h"
 
 namespace ad {
@@ -51,6 +53,18 @@ void accumulateMaskedLanes(llvm::IRBuilderBase &B, const MaskedAccess &A,
 llvm::Value *takeMaskedLanes(llvm::IRBuilderBase &B, const MaskedAccess &A,
                              llvm::Type *VecTy, llvm::Value *ShadowPtr,
                              llvm::Value *Mask);
+
+/// The rows of masked loads and stores (CallRows.cpp).
+bool maskedLoadActivity(CallActivity &A, const llvm::CallBase &Call,
+                        const CalleeInfo &Info);
+bool maskedAccessTangent(TangentEmitter &E, llvm::CallBase &Call,
+                         const CalleeInfo &Info);
+/// The reverse sweep's work is all in maskedAccessAdjoint; this only
+/// rejects pointer lanes before anything is built.
+bool maskedAccessForward(ShadowEmitter &E, llvm::CallBase &Call,
+                         const CalleeInfo &Info);
+bool maskedAccessAdjoint(AdjointEmitter &E, llvm::CallBase &Call,
+                         const CalleeInfo &Info, llvm::Value *DY);
 
 } // namespace ad
 

@@ -1,5 +1,4 @@
-//===- InnerTapes.h - An inner derivative's tape, differentiated ----*- C++
-//-*-===//
+//===- TapeCalls.h - An inner derivative's tape, differentiated -*- C++ -*-===//
 //
 // Nested derivatives differentiate generated code (driver/LoweringOrder.h):
 // `f.ad.gradient` pushes a record per block onto its tape, stores primal
@@ -8,7 +7,7 @@
 // tape (an alloca holding a pointer, hence shadowed) gets a shadow tape, and
 // every record a shadow record, which stores and loads through the record
 // mirror as through any shadowed pointer. The tape's functions are rows of
-// their own (CalleeKind::TapePush...) rather than code to differentiate: the
+// their own (CalleeKind::TapePush..., CallRows.h) rather than code to differentiate: the
 // buffer they realloc holds doubles, flags and pointers at packed offsets,
 // which no memory layout describes.
 //
@@ -28,39 +27,29 @@
 // correct whatever the inner tape does with its memory.
 //
 //===----------------------------------------------------------------------===//
-#ifndef AD_MODES_INNERTAPES_H
-#define AD_MODES_INNERTAPES_H
+#ifndef AD_RULES_TAPECALLS_H
+#define AD_RULES_TAPECALLS_H
 
+#include "rules/CallEmitters.h"
 #include "rules/KnownFunctions.h"
-#include "runtime/RuntimeFunctions.h"
-#include "llvm/IR/IRBuilder.h"
 
 namespace ad {
 
-/// Forward mode: the same tape call on \p ShadowTape; for a push or pop, the
-/// shadow record it returns (nullptr for the others). \p Bytes is the call's
-/// size operand (unused by free).
-llvm::Value *tangentOfTapeCall(llvm::IRBuilderBase &B, RuntimeFunctions &RT,
-                               CalleeKind Kind, llvm::Value *ShadowTape,
-                               llvm::Value *Bytes);
-
-/// Reverse mode, in the forward sweep after the primal tape call: a push
-/// gets a zeroed block and stacks it on \p ShadowTape, a pop unstacks it;
-/// both return the block, the record's shadow. Free releases the stack.
-llvm::Value *shadowOfTapeCall(llvm::IRBuilderBase &B, RuntimeFunctions &RT,
-                              CalleeKind Kind, llvm::Value *ShadowTape,
-                              llvm::Value *Bytes);
-
-/// Reverse mode, in the reverse sweep: a push's shadow record \p Record has
-/// given its adjoints to the stored values; it is freed.
-void reverseOfTapeCall(llvm::IRBuilderBase &B, RuntimeFunctions &RT,
-                       CalleeKind Kind, llvm::Value *Record);
-
-/// Whether \p Kind is one of the tape's functions.
-inline bool isTapeCall(CalleeKind Kind) {
-  return Kind == CalleeKind::TapePush || Kind == CalleeKind::TapePop ||
-         Kind == CalleeKind::TapeReserve || Kind == CalleeKind::TapeFree;
-}
+/// A record pushed or popped on a shadowed tape has a shadow.
+bool tapeRecordActivity(CallActivity &A, const llvm::CallBase &Call,
+                        const CalleeInfo &Info);
+/// Forward mode: the same tape call on the shadow tape; a push or pop
+/// returns the shadow record, at the same offset of the shadow buffer.
+bool tapeCallTangent(TangentEmitter &E, llvm::CallBase &Call,
+                     const CalleeInfo &Info);
+/// The forward sweep: a push allocates the shadow record's block and
+/// pushes its address on the shadow tape; a pop pops it; reserve does
+/// nothing (blocks come one by one); free frees the shadow tape.
+bool tapeCallForward(ShadowEmitter &E, llvm::CallBase &Call,
+                     const CalleeInfo &Info);
+/// The reverse sweep: at a push, its shadow record's block is freed.
+bool tapeCallAdjoint(AdjointEmitter &E, llvm::CallBase &Call,
+                     const CalleeInfo &Info, llvm::Value *DY);
 
 } // namespace ad
 

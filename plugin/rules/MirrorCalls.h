@@ -15,29 +15,23 @@
 // nodes, before the primal call changes them.
 //
 //===----------------------------------------------------------------------===//
-#ifndef AD_MODES_MIRRORCALLS_H
-#define AD_MODES_MIRRORCALLS_H
+#ifndef AD_RULES_MIRRORCALLS_H
+#define AD_RULES_MIRRORCALLS_H
 
-#include "modes/DerivativeCache.h"
-#include "llvm/IR/IRBuilder.h"
+#include "rules/CallEmitters.h"
+#include "rules/KnownFunctions.h"
 
 namespace ad {
 
-class ActivityAnalysis;
-struct MirrorShape;
-
-/// Emits the mirror of MirrorCall call \p I, whose clone is \p Clone: the
-/// colour copy before \p Clone and the shadow call at \p B. \p ShadowOf and
-/// \p CloneOf map primal values to their shadows and clones. \p Result is
-/// set to the shadow call (the shadow of the result), or to nullptr when no
-/// argument has a shadow (nothing to mirror). Returns false after reporting
-/// an error (a node with a shadow linked to one without).
-bool emitMirrorCall(ADContext &Ctx, const ActivityAnalysis &AA,
-                    llvm::CallBase &I, llvm::CallBase &Clone,
-                    llvm::IRBuilderBase &B, const MirrorShape &Shape,
-                    llvm::function_ref<llvm::Value *(llvm::Value *)> ShadowOf,
-                    llvm::function_ref<llvm::Value *(llvm::Value *)> CloneOf,
-                    llvm::Value *&Result);
+/// The shadow call returns the shadow of what the primal call returns.
+bool mirrorActivity(CallActivity &A, const llvm::CallBase &Call,
+                    const CalleeInfo &Info);
+/// Emits the mirror of \p Call: the colour copy before its clone and the
+/// shadow call at the builder, whose result becomes the shadow of \p
+/// Call's. Nothing when no argument has a shadow. False after reporting an
+/// error (a node with a shadow linked to one without).
+bool mirrorCall(ShadowEmitter &E, llvm::CallBase &Call,
+                const CalleeInfo &Info);
 
 } // namespace ad
 

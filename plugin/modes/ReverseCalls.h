@@ -1,0 +1,49 @@
+//===- ReverseCalls.h - Reverse mode's side of the call rows -----*- C++ -*-===//
+//
+// The call rows (rules/CallRows.h) emit through two views of a
+// ReverseBuilder: the forward sweep's (the clone, shadows in the forward
+// function, heap shadows kept for the reverse sweep) and the reverse
+// sweep's (primal values and shadows as the reverse sweep gets them,
+// adjoints). The arithmetic instructions' rules use the second too.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AD_MODES_REVERSECALLS_H
+#define AD_MODES_REVERSECALLS_H
+
+#include "modes/ReverseBuilder.h"
+#include "rules/CallEmitters.h"
+
+namespace ad {
+
+class ForwardSweepCalls final : public ShadowEmitter {
+public:
+  explicit ForwardSweepCalls(ReverseBuilder &R);
+  llvm::Value *primal(llvm::Value *V) override;
+  llvm::Value *shadow(llvm::Value *V, llvm::Instruction *At) override;
+  bool callDerivativeOfCallee(llvm::CallBase &Call) override;
+  llvm::CallBase &clone(llvm::CallBase &Call) override;
+  void setShadow(llvm::CallBase &Call, llvm::Value *S) override;
+  void keepHeapShadow(llvm::CallBase &Call, llvm::Value *S) override;
+
+private:
+  ReverseBuilder &R;
+};
+
+class AdjointCalls final : public AdjointEmitter {
+public:
+  explicit AdjointCalls(ReverseBuilder &R);
+  llvm::Value *primal(llvm::Value *V) override;
+  llvm::Value *shadow(llvm::Value *V, llvm::Instruction *At) override;
+  bool callDerivativeOfCallee(llvm::CallBase &Call) override;
+  void addAdjoint(llvm::Value *V, llvm::Value *D) override;
+  bool hasHeapShadow(const llvm::CallBase &Call) const override;
+  llvm::AllocaInst *scratchSlot(llvm::Type *T,
+                                const llvm::Twine &Name) override;
+
+private:
+  ReverseBuilder &R;
+};
+
+} // namespace ad
+
+#endif

@@ -1,0 +1,122 @@
+//===- CallRows.h - One row per kind of callee -------------------*- C++ -*-===//
+//
+// Everything the plugin asks about a call, once its callee is classified
+// (KnownFunctions.h), is in the row of the callee's kind:
+//   - how derivatives pass through it (DerivativeFlow), which the activity
+//     analysis, the usefulness pruning and the pointer policies read;
+//   - its memory effects: whether it writes memory the program reads (the
+//     reload policies), whether it returns fresh memory (which then gets a
+//     shadow) and how its pointer arguments and result relate (the type
+//     analysis follows memory through realloc and memcpy);
+//   - what the activity analysis learns from it;
+//   - its tangent (forward mode), its augmented forward action (reverse
+//     mode's forward sweep) and its adjoint (the reverse sweep), as small
+//     functions over the emitters of CallEmitters.h.
+// The builders and the analyses look up the row and ask it; none of them
+// switches over callee kinds. Adding a kind of callee is a CalleeKind, the
+// names that classify as it (KnownFunctions.cpp), and one row here, whose
+// functions live in a file of their own (MemoryCalls.cpp, MathCalls.cpp,
+// TapeCalls.cpp, ...).
+//
+//===----------------------------------------------------------------------===//
+#ifndef AD_RULES_CALLROWS_H
+#define AD_RULES_CALLROWS_H
+
+#include "rules/CallEmitters.h"
+#include "rules/KnownFunctions.h"
+
+namespace ad {
+
+/// How derivatives can pass through a call.
+enum class DerivativeFlow : uint8_t {
+  /// Debug info, lifetime markers, assumptions: no value flows.
+  Marker,
+  /// Known to carry no derivative (I/O, clocks, AD_INACTIVE functions): a
+  /// derivative neither enters nor leaves, and a pointer it returns points
+  /// to memory the derivative does not follow.
+  Inactive,
+  /// The arguments' derivatives reach the result and nothing else (math,
+  /// reductions, custom rules, masked loads): the call stores none.
+  ToResult,
+  /// Into memory the call writes, or code it runs (memory operations,
+  /// functions whose bodies are differentiated).
+  Anywhere,
+  /// A function with no body and no rule, an indirect call, inline
+  /// assembly: differentiated arguments are an error; it is given no
+  /// shadow, and a pointer it returns has none.
+  Unknown,
+};
+
+/// How a call relates the memory of its pointer arguments and result, for
+/// the type analysis, which follows memory across it.
+enum class PointerRelation : uint8_t {
+  None,
+  ResultContinuesFirst, ///< realloc(p, n): the result holds p's contents.
+  CopiesSecondToFirst,  ///< memcpy(dst, src, n): dst's bytes are src's.
+};
+
+struct CallRow {
+  CalleeKind Kind;
+  DerivativeFlow Flow;
+  /// May write memory the program reads: a math function writes errno at
+  /// most, a marker nothing.
+  bool WritesProgramMemory;
+  /// The result is fresh heap memory (malloc, calloc, realloc), which
+  /// derivatives may be written into: it always gets a shadow.
+  bool ReturnsFreshMemory;
+  PointerRelation Pointers;
+  /// What the activity analysis learns from the call: marks its result
+  /// varied or shadowed, gives memory a shadow. Returns whether a fact was
+  /// added; nullptr when the call adds none.
+  bool (*Activity)(CallActivity &A, const llvm::CallBase &Call,
+                   const CalleeInfo &Info);
+  /// Forward mode: the call's tangent, or its effect on the shadows.
+  bool (*Tangent)(TangentEmitter &E, llvm::CallBase &Call,
+                  const CalleeInfo &Info);
+  /// Reverse mode's forward sweep: what must happen beside the primal call
+  /// for the reverse sweep (shadows allocated, pointer shadows copied, the
+  /// callee's augmented forward sweep called instead).
+  bool (*Forward)(ShadowEmitter &E, llvm::CallBase &Call,
+                  const CalleeInfo &Info);
+  /// The reverse sweep: the adjoints of the arguments and of the memory the
+  /// call wrote. \p DY is the adjoint of the result for a varied call that
+  /// passes derivatives ToResult, else nullptr.
+  bool (*Adjoint)(AdjointEmitter &E, llvm::CallBase &Call,
+                  const CalleeInfo &Info, llvm::Value *DY);
+  /// The functions each return false after reporting an error.
+};
+
+/// The row of \p Kind.
+const CallRow &rowOf(CalleeKind Kind);
+/// The row of \p Call's callee.
+inline const CallRow &rowOf(const llvm::CallBase &Call) {
+  return rowOf(classifyCallee(Call).Kind);
+}
+
+/// A derivative of an argument can reach memory or other code through
+/// \p Call (and so the call is a root of what the derivative needs).
+inline bool mayStoreDerivatives(const CallRow &Row) {
+  return Row.Flow == DerivativeFlow::Anywhere ||
+         Row.Flow == DerivativeFlow::Unknown;
+}
+/// Memory \p Row's call is given a pointer to is never read or written by
+/// differentiated code through the call: the call gets no shadow.
+inline bool takesNoShadows(const CallRow &Row) {
+  return Row.Flow == DerivativeFlow::Marker ||
+         Row.Flow == DerivativeFlow::Inactive ||
+         Row.Flow == DerivativeFlow::Unknown;
+}
+/// A pointer the call returns points to memory whose derivatives nobody
+/// tracks: it has no shadow of its own.
+inline bool returnsUntrackedMemory(const CallRow &Row) {
+  return Row.Flow == DerivativeFlow::Inactive ||
+         Row.Flow == DerivativeFlow::Unknown;
+}
+/// The call's body is differentiated (a call of its derivative replaces it).
+inline bool differentiatesCallee(const CallRow &Row) {
+  return Row.Kind == CalleeKind::Defined;
+}
+
+} // namespace ad
+
+#endif
