@@ -214,37 +214,54 @@ void resetShadows(IRBuilder<> &B, ArrayRef<GlobalVariable *> Shadows) {
                    S->getAlign());
 }
 
+/// The derivative of kind \p Kind an entry point call asks for.
+DerivativeSignature signatureOf(const EntryPointCall &EP, DerivativeKind Kind) {
+  DerivativeSignature Sig;
+  Sig.Primal = EP.Fn;
+  Sig.Kind = Kind;
+  Sig.Args = EP.Activities;
+  Sig.ReturnActive = isDifferentiableType(EP.Fn->getReturnType());
+  return Sig;
+}
+
+/// Calls derivative \p D with the entry point's primals and derivatives
+/// (and \p Seed, the result's adjoint, if any) in place of the entry call,
+/// then resets the mutable globals' shadows.
+CallInst *callDerivative(EntryPointCall &EP, ADContext &Ctx, Function *D,
+                         Value *Seed, ArrayRef<GlobalVariable *> ResetAfter,
+                         IRBuilder<> &B) {
+  SmallVector<Value *, 8> Args(EP.Primals);
+  Args.append(EP.Derivatives);
+  if (Seed)
+    Args.push_back(Seed);
+  CallInst *R = B.CreateCall(D, Args);
+  resetShadows(B, ResetAfter);
+  // An outer derivative may copy this call (nested derivatives): its
+  // pointer arguments type D's parameters as the entry call's typed f's.
+  Ctx.ArgTypes.addCall(D, Args);
+  return R;
+}
+
 bool lowerReverse(EntryPointCall &EP, ADContext &Ctx,
                   ArrayRef<GlobalVariable *> ResetAfter) {
   DerivativeCache &Cache = *Ctx.Cache;
-  DiagnosticReporter &Diag = Ctx.Diag;
-  DerivativeSignature Sig;
-  Sig.Primal = EP.Fn;
-  Sig.Kind = DerivativeKind::Gradient;
-  Sig.Args = EP.Activities;
+  DerivativeSignature Sig = signatureOf(EP, DerivativeKind::Gradient);
   Type *RetTy = EP.Fn->getReturnType();
-  Sig.ReturnActive = isDifferentiableType(RetTy);
   SmallVector<Type *, 4> AdjointTypes;
   for (auto [Param, Act] : zip(EP.Fn->args(), EP.Activities))
     if (Act == Activity::Active)
       AdjointTypes.push_back(Param.getType());
     else if (auto *R = EP.shadowResultFor(Param.getArgNo()))
       AdjointTypes.push_back(R->Ty);
-  if (!checkResultType(EP, AdjointTypes, Diag))
+  if (!checkResultType(EP, AdjointTypes, Ctx.Diag))
     return false;
   Function *G = Cache.gradient(Sig);
   if (!G)
     return false;
-  SmallVector<Value *, 8> Args(EP.Primals);
-  Args.append(EP.Derivatives);
-  if (Sig.ReturnActive)
-    Args.push_back(onesOf(RetTy));
   IRBuilder<> B(EP.Call);
-  CallInst *R = B.CreateCall(G, Args);
-  resetShadows(B, ResetAfter);
-  // An outer derivative may copy this call (nested derivatives): its
-  // pointer arguments type G's parameters as the entry call's typed f's.
-  Ctx.ArgTypes.addCall(G, Args);
+  CallInst *R = callDerivative(EP, Ctx, G,
+                               Sig.ReturnActive ? onesOf(RetTy) : nullptr,
+                               ResetAfter, B);
   // The adjoints in parameter order: __ad_out scalars come back from the
   // gradient, structs passed by value in their shadows.
   SmallVector<Value *, 4> Adjoints;
@@ -261,29 +278,19 @@ bool lowerReverse(EntryPointCall &EP, ADContext &Ctx,
 bool lowerForward(EntryPointCall &EP, ADContext &Ctx,
                   ArrayRef<GlobalVariable *> ResetAfter) {
   DerivativeCache &Cache = *Ctx.Cache;
-  DiagnosticReporter &Diag = Ctx.Diag;
-  DerivativeSignature Sig;
-  Sig.Primal = EP.Fn;
-  Sig.Kind = DerivativeKind::Tangent;
-  Sig.Args = EP.Activities;
-  Type *RetTy = EP.Fn->getReturnType();
-  Sig.ReturnActive = isDifferentiableType(RetTy);
+  DerivativeSignature Sig = signatureOf(EP, DerivativeKind::Tangent);
   SmallVector<Type *, 1> TangentType;
   if (Sig.ReturnActive)
-    TangentType.push_back(RetTy);
+    TangentType.push_back(EP.Fn->getReturnType());
   for (const EntryPointCall::ShadowResult &SR : EP.ShadowResults)
     TangentType.push_back(SR.Ty); // A struct f returns through sret.
-  if (!checkResultType(EP, TangentType, Diag))
+  if (!checkResultType(EP, TangentType, Ctx.Diag))
     return false;
   Function *T = Cache.tangent(Sig);
   if (!T)
     return false;
-  SmallVector<Value *, 8> Args(EP.Primals);
-  Args.append(EP.Derivatives);
   IRBuilder<> B(EP.Call);
-  CallInst *R = B.CreateCall(T, Args);
-  resetShadows(B, ResetAfter);
-  Ctx.ArgTypes.addCall(T, Args); // As in lowerReverse.
+  CallInst *R = callDerivative(EP, Ctx, T, /*Seed=*/nullptr, ResetAfter, B);
   SmallVector<Value *, 1> Tangent;
   if (Sig.ReturnActive)
     Tangent.push_back(B.CreateExtractValue(R, 1));

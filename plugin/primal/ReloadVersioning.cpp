@@ -2,6 +2,7 @@
 #include "primal/ReloadVersioning.h"
 #include "analysis/AccessIntervals.h"
 #include "analysis/MemoryEffects.h"
+#include "rules/MathRules.h"
 #include "llvm/IR/Module.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/AliasAnalysis.h"
@@ -54,16 +55,28 @@ struct Access {
   Conjunction Assume;
 };
 
-/// Whether the reverse sweep may want \p V's value: not if only sums,
-/// stores and phis use it, directly or through each other (a sum's adjoint
-/// needs no operand); yes for a division or math call (their partials use
-/// the result) and for any other use (x - m squared needs x).
+/// The row of an arithmetic instruction or a math call, or nullptr.
+static const MathRule *mathRuleOf(const Instruction &I) {
+  if (auto *Call = dyn_cast<CallBase>(&I))
+    return lookupMathRule(*Call);
+  return lookupInstructionRule(I.getOpcode());
+}
+
+/// Whether the reverse sweep may want \p V's value. The rows say what each
+/// partial reads (MathRule::Reads): not V if only operations whose partials
+/// read neither V nor their own result use it (sums, stores, phis, floor),
+/// directly or through each other; yes where a partial reads it (x * y
+/// needs y for x's adjoint), where a user's partial reads the user's own
+/// result (a / x, exp(x): the result is recomputed from x or taped), and for
+/// any user without a row.
 static bool mayBeNeededInReverse(const Value *V) {
   if (!V->getType()->isFPOrFPVectorTy())
     return false;
-  if (auto *I = dyn_cast<Instruction>(V))
-    if (I->getOpcode() == Instruction::FDiv || isa<CallBase>(I))
+  if (auto *I = dyn_cast<Instruction>(V)) {
+    const MathRule *Rule = mathRuleOf(*I);
+    if ((!Rule && isa<CallBase>(I)) || (Rule && partialReads(*Rule, Result)))
       return true;
+  }
   SmallPtrSet<const Value *, 8> Seen;
   SmallVector<const Value *, 8> Work{V};
   while (!Work.empty()) {
@@ -72,22 +85,21 @@ static bool mayBeNeededInReverse(const Value *V) {
       continue;
     if (Seen.size() > 32)
       return true;
-    for (const User *U : X->users()) {
-      auto *I = dyn_cast<Instruction>(U);
+    for (const Use &U : X->uses()) {
+      auto *I = dyn_cast<Instruction>(U.getUser());
       if (!I)
         return true;
-      switch (I->getOpcode()) {
-      case Instruction::Store:
-        break;
-      case Instruction::FAdd:
-      case Instruction::FSub:
-      case Instruction::FNeg:
-      case Instruction::PHI:
+      if (isa<StoreInst>(I))
+        continue;
+      if (isa<PHINode>(I)) {
         Work.push_back(I);
-        break;
-      default:
-        return true;
+        continue;
       }
+      const MathRule *Rule = mathRuleOf(*I);
+      if (!Rule || partialReads(*Rule, U.getOperandNo()) ||
+          partialReads(*Rule, Result))
+        return true;
+      Work.push_back(I);
     }
   }
   return false;

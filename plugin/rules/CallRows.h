@@ -13,10 +13,11 @@
 //     mode's forward sweep) and its adjoint (the reverse sweep), as small
 //     functions over the emitters of CallEmitters.h.
 // The builders and the analyses look up the row and ask it; none of them
-// switches over callee kinds. Adding a kind of callee is a CalleeKind, the
-// names that classify as it (KnownFunctions.cpp), and one row here, whose
-// functions live in a file of their own (MemoryCalls.cpp, MathCalls.cpp,
-// TapeCalls.cpp, ...).
+// switches over callee kinds. Each row lives in the file of its topic, beside
+// its functions, which nothing else sees (MemoryCalls.cpp, MathCalls.cpp,
+// TapeCalls.cpp, ...; the list is rowOf's, CallRows.cpp). Adding a kind of
+// callee is a CalleeKind, the names that classify as it (KnownFunctions.cpp),
+// and its row with its functions in a topic file.
 //
 //===----------------------------------------------------------------------===//
 #ifndef AD_RULES_CALLROWS_H
@@ -88,6 +89,42 @@ struct CallRow {
 
 /// The row of \p Kind.
 const CallRow &rowOf(CalleeKind Kind);
+
+// --- The topic files' rows, which rowOf indexes -----------------------------
+/// Markers, inactive calls, functions with bodies, unknown callees.
+llvm::ArrayRef<CallRow> plainCallRows();
+/// Math functions, complex arithmetic, vector reductions.
+llvm::ArrayRef<CallRow> mathCallRows();
+/// Allocation, free, realloc, memcpy/memmove, memset.
+llvm::ArrayRef<CallRow> memoryCallRows();
+/// Masked and gather/scatter loads and stores.
+llvm::ArrayRef<CallRow> maskedMemoryRows();
+/// The tape runtime's calls in generated code (nested derivatives).
+llvm::ArrayRef<CallRow> tapeCallRows();
+/// Library calls repeated on the shadows (std::_Rb_tree rebalancing).
+llvm::ArrayRef<CallRow> mirrorCallRows();
+/// Derivative rules the program registers.
+llvm::ArrayRef<CallRow> customCallRows();
+
+/// Short names for the columns of the row tables, for the topic files.
+namespace columns {
+constexpr DerivativeFlow Marker = DerivativeFlow::Marker,
+                         Inactive = DerivativeFlow::Inactive,
+                         ToResult = DerivativeFlow::ToResult,
+                         Anywhere = DerivativeFlow::Anywhere,
+                         Unknown = DerivativeFlow::Unknown;
+constexpr bool Writes = true, NoWrites = false;
+constexpr bool Fresh = true, NotFresh = false;
+constexpr PointerRelation Unrelated = PointerRelation::None;
+
+/// A function written once for the forward direction serves forward mode
+/// too (a shadow allocation is the same in both).
+template <bool (*F)(ShadowEmitter &, llvm::CallBase &, const CalleeInfo &)>
+bool sameInForwardMode(TangentEmitter &E, llvm::CallBase &Call,
+                       const CalleeInfo &Info) {
+  return F(E, Call, Info);
+}
+} // namespace columns
 /// The row of \p Call's callee.
 inline const CallRow &rowOf(const llvm::CallBase &Call) {
   return rowOf(classifyCallee(Call).Kind);

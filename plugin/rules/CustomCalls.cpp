@@ -1,12 +1,14 @@
 //===- CustomCalls.cpp - The row of calls with user-registered rules ------===//
 #include "rules/CustomCalls.h"
+#include "rules/CallRows.h"
+#include "rules/MathCalls.h"
 #include "rules/CustomRules.h"
 
 using namespace llvm;
 
 namespace ad {
 
-bool customTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo &Info) {
+static bool customTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo &Info) {
   if (!E.isVaried(&Call))
     return true;
   Function *Fwd = checkedRule(
@@ -22,7 +24,7 @@ bool customTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo &Info) {
   return true;
 }
 
-bool customForward(ShadowEmitter &E, CallBase &Call, const CalleeInfo &Info) {
+static bool customForward(ShadowEmitter &E, CallBase &Call, const CalleeInfo &Info) {
   return !E.isVaried(&Call) ||
          checkedRule(
              Call, *Info.Custom, RuleMode::Reverse,
@@ -32,7 +34,7 @@ bool customForward(ShadowEmitter &E, CallBase &Call, const CalleeInfo &Info) {
 /// f_rev(primals, dret, &d1, ...) with every d zeroed first, then each d
 /// added to its argument's adjoint. customForward has checked the rule
 /// already, so fetching it here reports nothing new.
-bool customAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &Info,
+static bool customAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &Info,
                    Value *DY) {
   if (!DY)
     return true;
@@ -61,5 +63,23 @@ bool customAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &Info,
       E.addAdjoint(Arg, B.CreateLoad(Arg->getType(), D));
   return true;
 }
+
+namespace {
+
+using namespace columns;
+
+// CallRow's fields, in order: Kind, Flow, Memory, Result, Pointers; then
+// Activity, Tangent (forward mode); then Forward (forward sweep), Adjoint.
+// clang-format off
+const CallRow Rows[] = {
+  {CalleeKind::Custom,       ToResult, Writes,   NotFresh,  Unrelated,
+     everyArgumentActivity,  customTangent,
+     customForward,                                  customAdjoint}
+};
+// clang-format on
+
+} // namespace
+
+ArrayRef<CallRow> customCallRows() { return Rows; }
 
 } // namespace ad

@@ -16,13 +16,6 @@
 
 namespace ad {
 
-bool customTangent(TangentEmitter &E, llvm::CallBase &Call,
-                   const CalleeInfo &Info);
-bool customForward(ShadowEmitter &E, llvm::CallBase &Call,
-                   const CalleeInfo &Info);
-bool customAdjoint(AdjointEmitter &E, llvm::CallBase &Call,
-                   const CalleeInfo &Info, llvm::Value *DY);
-
 } // namespace ad
 
 #endif

@@ -5,6 +5,7 @@
 #include "rules/CustomRules.h"
 #include "rules/MathRules.h"
 #include "rules/RuleTable.h"
+#include "rules/VectorReductions.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Function.h"
@@ -316,6 +317,8 @@ CalleeInfo resolveAlternatives(const CallBase &Call) {
 }
 
 CalleeInfo classifyIntrinsic(const CallBase &Call, Intrinsic::ID ID) {
+  if (isFPReduction(ID))
+    return {CalleeKind::FPReduction};
   switch (ID) {
   case Intrinsic::memcpy:
   case Intrinsic::memcpy_inline:
@@ -324,13 +327,6 @@ CalleeInfo classifyIntrinsic(const CallBase &Call, Intrinsic::ID ID) {
   case Intrinsic::memset:
   case Intrinsic::memset_inline:
     return {CalleeKind::MemSet};
-  case Intrinsic::vector_reduce_fadd:
-  case Intrinsic::vector_reduce_fmul:
-  case Intrinsic::vector_reduce_fmax:
-  case Intrinsic::vector_reduce_fmin:
-  case Intrinsic::vector_reduce_fmaximum:
-  case Intrinsic::vector_reduce_fminimum:
-    return {CalleeKind::FPReduction};
   case Intrinsic::masked_load:
   case Intrinsic::masked_gather:
     return {CalleeKind::MaskedLoad};

@@ -1,6 +1,7 @@
 //===- MaskedMemory.cpp - llvm.masked.{load,store,gather,scatter}
 //-----------===//
 #include "rules/MaskedMemory.h"
+#include "rules/CallRows.h"
 #include "core/IRHelpers.h"
 #include "rules/ShadowErrors.h"
 #include "llvm/IR/Constants.h"
@@ -125,7 +126,7 @@ Value *takeMaskedLanes(IRBuilderBase &B, const MaskedAccess &A, Type *VecTy,
 }
 
 /// Like a load; the passthru lanes flow through as well.
-bool maskedLoadActivity(CallActivity &A, const CallBase &Call,
+static bool maskedLoadActivity(CallActivity &A, const CallBase &Call,
                         const CalleeInfo &) {
   const Value *Ptr = Call.getArgOperand(0), *PassThru = Call.getArgOperand(2);
   bool Changed = false;
@@ -138,7 +139,7 @@ bool maskedLoadActivity(CallActivity &A, const CallBase &Call,
   return Changed;
 }
 
-bool maskedAccessTangent(TangentEmitter &E, CallBase &Call,
+static bool maskedAccessTangent(TangentEmitter &E, CallBase &Call,
                          const CalleeInfo &) {
   MaskedAccess A = *asMaskedAccess(Call);
   Value *Mask = E.primal(A.Mask);
@@ -170,7 +171,7 @@ bool maskedAccessTangent(TangentEmitter &E, CallBase &Call,
   return true;
 }
 
-bool maskedAccessForward(ShadowEmitter &E, CallBase &Call, const CalleeInfo &) {
+static bool maskedAccessForward(ShadowEmitter &E, CallBase &Call, const CalleeInfo &) {
   MaskedAccess A = *asMaskedAccess(Call);
   bool Active =
       E.hasShadow(A.Ptr) || E.isVaried(A.Data) || E.hasShadow(A.Data);
@@ -180,7 +181,7 @@ bool maskedAccessForward(ShadowEmitter &E, CallBase &Call, const CalleeInfo &) {
   return false;
 }
 
-bool maskedAccessAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &,
+static bool maskedAccessAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &,
                          Value *DY) {
   MaskedAccess A = *asMaskedAccess(Call);
   IRBuilderBase &B = E.B;
@@ -208,5 +209,26 @@ bool maskedAccessAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &,
   E.addAdjoint(A.Data, D);
   return true;
 }
+
+namespace {
+
+using namespace columns;
+
+// CallRow's fields, in order: Kind, Flow, Memory, Result, Pointers; then
+// Activity, Tangent (forward mode); then Forward (forward sweep), Adjoint.
+// clang-format off
+const CallRow Rows[] = {
+  {CalleeKind::MaskedLoad,   ToResult, Writes,   NotFresh,  Unrelated,
+     maskedLoadActivity,     maskedAccessTangent,
+     maskedAccessForward,                            maskedAccessAdjoint},
+  {CalleeKind::MaskedStore,  Anywhere, Writes,   NotFresh,  Unrelated,
+     nullptr,                maskedAccessTangent,
+     maskedAccessForward,                            maskedAccessAdjoint}
+};
+// clang-format on
+
+} // namespace
+
+ArrayRef<CallRow> maskedMemoryRows() { return Rows; }
 
 } // namespace ad

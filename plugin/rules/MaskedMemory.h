@@ -55,16 +55,8 @@ llvm::Value *takeMaskedLanes(llvm::IRBuilderBase &B, const MaskedAccess &A,
                              llvm::Value *Mask);
 
 /// The rows of masked loads and stores (CallRows.cpp).
-bool maskedLoadActivity(CallActivity &A, const llvm::CallBase &Call,
-                        const CalleeInfo &Info);
-bool maskedAccessTangent(TangentEmitter &E, llvm::CallBase &Call,
-                         const CalleeInfo &Info);
 /// The reverse sweep's work is all in maskedAccessAdjoint; this only
 /// rejects pointer lanes before anything is built.
-bool maskedAccessForward(ShadowEmitter &E, llvm::CallBase &Call,
-                         const CalleeInfo &Info);
-bool maskedAccessAdjoint(AdjointEmitter &E, llvm::CallBase &Call,
-                         const CalleeInfo &Info, llvm::Value *DY);
 
 } // namespace ad
 

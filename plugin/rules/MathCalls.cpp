@@ -1,5 +1,6 @@
 //===- MathCalls.cpp - Rows of calls with partials --------------------------===//
 #include "rules/MathCalls.h"
+#include "rules/CallRows.h"
 #include "rules/ComplexRules.h"
 #include "rules/MathRules.h"
 #include "rules/VectorReductions.h"
@@ -39,7 +40,7 @@ void adjointByRule(AdjointEmitter &E, Instruction &I, const MathRule &Rule,
   }
 }
 
-bool mathActivity(CallActivity &A, const CallBase &Call,
+static bool mathActivity(CallActivity &A, const CallBase &Call,
                   const CalleeInfo &Info) {
   bool AnyVaried = false;
   for (unsigned K = 0; K < Info.Rule->NumDiffArgs; ++K)
@@ -58,20 +59,20 @@ bool everyArgumentActivity(CallActivity &A, const CallBase &Call,
   return AnyVaried && A.markVaried(&Call);
 }
 
-bool mathTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo &Info) {
+static bool mathTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo &Info) {
   if (E.isVaried(&Call))
     E.setTangent(Call, tangentByRule(E, Call, *Info.Rule));
   return true;
 }
 
-bool mathAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &Info,
+static bool mathAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &Info,
                  Value *DY) {
   if (DY)
     adjointByRule(E, Call, *Info.Rule, DY);
   return true;
 }
 
-bool complexCallTangent(TangentEmitter &E, CallBase &Call,
+static bool complexCallTangent(TangentEmitter &E, CallBase &Call,
                         const CalleeInfo &Info) {
   if (!E.isVaried(&Call))
     return true;
@@ -87,7 +88,7 @@ bool complexCallTangent(TangentEmitter &E, CallBase &Call,
   return true;
 }
 
-bool complexCallAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &Info,
+static bool complexCallAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &Info,
                     Value *DY) {
   if (!DY)
     return true;
@@ -101,7 +102,7 @@ bool complexCallAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &Inf
   return true;
 }
 
-bool reductionTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo &) {
+static bool reductionTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo &) {
   if (!E.isVaried(&Call))
     return true;
   IRBuilderBase &B = E.B;
@@ -121,7 +122,7 @@ bool reductionTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo &) {
   return true;
 }
 
-bool reductionAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &,
+static bool reductionAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &,
                       Value *DY) {
   if (!DY)
     return true;
@@ -143,5 +144,29 @@ bool reductionAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &,
     E.addAdjoint(Call.getArgOperand(0), guardedTerm(B, P.Guard, P.Start, DY));
   return true;
 }
+
+namespace {
+
+using namespace columns;
+
+// CallRow's fields, in order: Kind, Flow, Memory, Result, Pointers; then
+// Activity, Tangent (forward mode); then Forward (forward sweep), Adjoint.
+// clang-format off
+const CallRow Rows[] = {
+  {CalleeKind::Math,         ToResult, NoWrites, NotFresh,  Unrelated,
+     mathActivity,           mathTangent,
+     nullptr,                                        mathAdjoint},
+  {CalleeKind::ComplexMath,  ToResult, NoWrites, NotFresh,  Unrelated,
+     everyArgumentActivity,  complexCallTangent,
+     nullptr,                                        complexCallAdjoint},
+  {CalleeKind::FPReduction,  ToResult, NoWrites, NotFresh,  Unrelated,
+     everyArgumentActivity,  reductionTangent,
+     nullptr,                                        reductionAdjoint}
+};
+// clang-format on
+
+} // namespace
+
+ArrayRef<CallRow> mathCallRows() { return Rows; }
 
 } // namespace ad

@@ -29,22 +29,11 @@ void adjointByRule(AdjointEmitter &E, llvm::Instruction &I,
                    const MathRule &Rule, llvm::Value *DY);
 
 /// The row functions (CallRows.cpp).
-bool mathActivity(CallActivity &A, const llvm::CallBase &Call,
-                  const CalleeInfo &Info);
+
+/// Every argument's derivative reaches the result (complex arithmetic,
+/// reductions, custom rules): a varied argument makes the result varied.
 bool everyArgumentActivity(CallActivity &A, const llvm::CallBase &Call,
                            const CalleeInfo &Info);
-bool mathTangent(TangentEmitter &E, llvm::CallBase &Call,
-                 const CalleeInfo &Info);
-bool mathAdjoint(AdjointEmitter &E, llvm::CallBase &Call,
-                 const CalleeInfo &Info, llvm::Value *DY);
-bool complexCallTangent(TangentEmitter &E, llvm::CallBase &Call,
-                    const CalleeInfo &Info);
-bool complexCallAdjoint(AdjointEmitter &E, llvm::CallBase &Call,
-                    const CalleeInfo &Info, llvm::Value *DY);
-bool reductionTangent(TangentEmitter &E, llvm::CallBase &Call,
-                      const CalleeInfo &Info);
-bool reductionAdjoint(AdjointEmitter &E, llvm::CallBase &Call,
-                      const CalleeInfo &Info, llvm::Value *DY);
 
 } // namespace ad
 

@@ -103,7 +103,7 @@ Value *dFNeg(IRBuilderBase &B, unsigned I, PrimalAccessor P, Type *Ty) {
 
 // --- Math functions -----------------------------------------------------------
 Value *dSqrt(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
-  return B.CreateFDiv(fconst(P(0), 0.5), P(Result));
+  return B.CreateFDiv(ConstantFP::get(Ty, 0.5), P(Result));
 }
 Value *dSin(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   return unary(B, Intrinsic::cos, P(0));
@@ -278,6 +278,7 @@ Value *dZero(IRBuilderBase &, unsigned, PrimalAccessor, Type *) {
 struct NamedRule {
   const char *Name;
   unsigned NumDiffArgs;
+  PrimalReads Reads;
   PartialFn Partial;
   Intrinsic::ID Intrinsic; // not_intrinsic where only libm has it
   ZeroGuard Guard;
@@ -294,74 +295,93 @@ constexpr ZeroGuard Chooses = ZeroGuard::Partial;
 
 // The table. Libm names are the double variants; f and l suffixes are added.
 const NamedRule Rules[] = {
-    {"sqrt", 1, dSqrt, Intrinsic::sqrt, Singular}, // 0
-    {"sin", 1, dSin, Intrinsic::sin, Regular},
-    {"cos", 1, dCos, Intrinsic::cos, Regular},
-    {"tan", 1, dTan, Intrinsic::tan, Regular},
-    {"exp", 1, dExp, Intrinsic::exp, Singular},               // overflow
-    {"exp2", 1, dExp2, Intrinsic::exp2, Singular},            // overflow
-    {"exp10", 1, dExp10, Intrinsic::exp10, Singular},         // overflow
-    {"expm1", 1, dExpm1, Intrinsic::not_intrinsic, Singular}, // overflow
-    {"log", 1, dLog, Intrinsic::log, Singular},               // 0
-    {"log2", 1, dLog2, Intrinsic::log2, Singular},            // 0
-    {"log10", 1, dLog10, Intrinsic::log10, Singular},         // 0
-    {"log1p", 1, dLog1p, Intrinsic::not_intrinsic, Singular}, // -1
-    {"pow", 2, dPow, Intrinsic::pow, Singular}, // 0^y, y < 1; log x, x <= 0
-    {"__powidf2", 1, dPowi, Intrinsic::powi, Singular}, // 0^n, n <= 0
-    {"fabs", 1, dFabs, Intrinsic::fabs, Regular},
-    {"fmin", 2, dSelectOne, Intrinsic::minnum, Chooses},
-    {"fmax", 2, dSelectOne, Intrinsic::maxnum, Chooses},
-    {"tanh", 1, dTanh, Intrinsic::tanh, Regular},
-    {"sinh", 1, dSinh, Intrinsic::sinh, Singular}, // overflow
-    {"cosh", 1, dCosh, Intrinsic::cosh, Singular}, // overflow
-    {"asin", 1, dAsin, Intrinsic::asin, Singular}, // +-1
-    {"acos", 1, dAcos, Intrinsic::acos, Singular}, // +-1
-    {"atan", 1, dAtan, Intrinsic::atan, Regular},
-    {"atan2", 2, dAtan2, Intrinsic::atan2, Singular}, // (0, 0)
-    {"asinh", 1, dAsinh, Intrinsic::not_intrinsic, Regular},
-    {"acosh", 1, dAcosh, Intrinsic::not_intrinsic, Singular}, // 1
-    {"atanh", 1, dAtanh, Intrinsic::not_intrinsic, Singular}, // +-1
-    {"fdim", 2, dFdim, Intrinsic::not_intrinsic, Chooses},
-    {"ldexp", 1, dLdexp, Intrinsic::ldexp, Singular},          // 2^n overflows
-    {"scalbn", 1, dLdexp, Intrinsic::not_intrinsic, Singular}, // 2^n overflows
-    {"frexp", 1, dFrexp, Intrinsic::not_intrinsic, Regular},
-    {"erf", 1, dErf, Intrinsic::not_intrinsic, Regular},
-    {"erfc", 1, dErfc, Intrinsic::not_intrinsic, Regular},
-    {"hypot", 2, dHypot, Intrinsic::not_intrinsic, Singular}, // (0, 0)
-    {"cbrt", 1, dCbrt, Intrinsic::not_intrinsic, Singular},   // 0
-    {"copysign", 2, dCopysign, Intrinsic::copysign, Regular},
-    {"fmod", 2, dFRem, Intrinsic::not_intrinsic, Singular}, // b = 0
-    {"fma", 3, dFma, Intrinsic::fma, Regular},
-    {"floor", 1, dZero, Intrinsic::floor, Regular},
-    {"ceil", 1, dZero, Intrinsic::ceil, Regular},
-    {"round", 1, dZero, Intrinsic::round, Regular},
-    {"trunc", 1, dZero, Intrinsic::trunc, Regular},
-    {"rint", 1, dZero, Intrinsic::rint, Regular},
-    {"nearbyint", 1, dZero, Intrinsic::nearbyint, Regular},
-    {"roundeven", 1, dZero, Intrinsic::roundeven, Regular},
+    {"sqrt", 1, ReadsResult, dSqrt, Intrinsic::sqrt, Singular}, // 0
+    {"sin", 1, ReadsArg0, dSin, Intrinsic::sin, Regular},
+    {"cos", 1, ReadsArg0, dCos, Intrinsic::cos, Regular},
+    {"tan", 1, ReadsResult, dTan, Intrinsic::tan, Regular},
+    {"exp", 1, ReadsResult, dExp, Intrinsic::exp, Singular},       // overflow
+    {"exp2", 1, ReadsResult, dExp2, Intrinsic::exp2, Singular},    // overflow
+    {"exp10", 1, ReadsResult, dExp10, Intrinsic::exp10, Singular}, // overflow
+    {"expm1", 1, ReadsResult, dExpm1, Intrinsic::not_intrinsic,
+     Singular},                                                  // overflow
+    {"log", 1, ReadsArg0, dLog, Intrinsic::log, Singular},       // 0
+    {"log2", 1, ReadsArg0, dLog2, Intrinsic::log2, Singular},    // 0
+    {"log10", 1, ReadsArg0, dLog10, Intrinsic::log10, Singular}, // 0
+    {"log1p", 1, ReadsArg0, dLog1p, Intrinsic::not_intrinsic, Singular}, // -1
+    {"pow", 2, ReadsArgs01 | ReadsResult, dPow, Intrinsic::pow,
+     Singular}, // 0^y, y < 1; log x, x <= 0
+    {"__powidf2", 1, ReadsArgs01, dPowi, Intrinsic::powi,
+     Singular}, // 0^n, n <= 0
+    {"fabs", 1, ReadsArg0, dFabs, Intrinsic::fabs, Regular},
+    {"fmin", 2, ReadsArg0 | ReadsResult, dSelectOne, Intrinsic::minnum,
+     Chooses},
+    {"fmax", 2, ReadsArg0 | ReadsResult, dSelectOne, Intrinsic::maxnum,
+     Chooses},
+    {"tanh", 1, ReadsResult, dTanh, Intrinsic::tanh, Regular},
+    {"sinh", 1, ReadsArg0, dSinh, Intrinsic::sinh, Singular}, // overflow
+    {"cosh", 1, ReadsArg0, dCosh, Intrinsic::cosh, Singular}, // overflow
+    {"asin", 1, ReadsArg0, dAsin, Intrinsic::asin, Singular}, // +-1
+    {"acos", 1, ReadsArg0, dAcos, Intrinsic::acos, Singular}, // +-1
+    {"atan", 1, ReadsArg0, dAtan, Intrinsic::atan, Regular},
+    {"atan2", 2, ReadsArgs01, dAtan2, Intrinsic::atan2, Singular}, // (0, 0)
+    {"asinh", 1, ReadsArg0, dAsinh, Intrinsic::not_intrinsic, Regular},
+    {"acosh", 1, ReadsArg0, dAcosh, Intrinsic::not_intrinsic, Singular}, // 1
+    {"atanh", 1, ReadsArg0, dAtanh, Intrinsic::not_intrinsic, Singular}, // +-1
+    {"fdim", 2, ReadsArgs01, dFdim, Intrinsic::not_intrinsic, Chooses},
+    {"ldexp", 1, ReadsArg1, dLdexp, Intrinsic::ldexp,
+     Singular}, // 2^n overflows
+    {"scalbn", 1, ReadsArg1, dLdexp, Intrinsic::not_intrinsic,
+     Singular}, // 2^n overflows
+    {"frexp", 1, ReadsArg0, dFrexp, Intrinsic::not_intrinsic, Regular},
+    {"erf", 1, ReadsArg0, dErf, Intrinsic::not_intrinsic, Regular},
+    {"erfc", 1, ReadsArg0, dErfc, Intrinsic::not_intrinsic, Regular},
+    {"hypot", 2, ReadsArgs01 | ReadsResult, dHypot, Intrinsic::not_intrinsic,
+     Singular}, // (0, 0)
+    {"cbrt", 1, ReadsResult, dCbrt, Intrinsic::not_intrinsic, Singular}, // 0
+    {"copysign", 2, ReadsArgs01, dCopysign, Intrinsic::copysign, Regular},
+    {"fmod", 2, ReadsArgs01, dFRem, Intrinsic::not_intrinsic,
+     Singular}, // b = 0
+    {"fma", 3, ReadsArgs01, dFma, Intrinsic::fma, Regular},
+    {"floor", 1, ReadsNothing, dZero, Intrinsic::floor, Regular},
+    {"ceil", 1, ReadsNothing, dZero, Intrinsic::ceil, Regular},
+    {"round", 1, ReadsNothing, dZero, Intrinsic::round, Regular},
+    {"trunc", 1, ReadsNothing, dZero, Intrinsic::trunc, Regular},
+    {"rint", 1, ReadsNothing, dZero, Intrinsic::rint, Regular},
+    {"nearbyint", 1, ReadsNothing, dZero, Intrinsic::nearbyint, Regular},
+    {"roundeven", 1, ReadsNothing, dZero, Intrinsic::roundeven, Regular},
     // Intrinsic-only rows.
-    {"llvm.fmuladd", 3, dFma, Intrinsic::fmuladd, Regular},
-    {"llvm.minimum", 2, dSelectOne, Intrinsic::minimum, Chooses},
-    {"llvm.maximum", 2, dSelectOne, Intrinsic::maximum, Chooses},
-    {"llvm.minimumnum", 2, dSelectOne, Intrinsic::minimumnum, Chooses},
-    {"llvm.maximumnum", 2, dSelectOne, Intrinsic::maximumnum, Chooses},
+    {"llvm.fmuladd", 3, ReadsArgs01, dFma, Intrinsic::fmuladd, Regular},
+    {"llvm.minimum", 2, ReadsArg0 | ReadsResult, dSelectOne, Intrinsic::minimum,
+     Chooses},
+    {"llvm.maximum", 2, ReadsArg0 | ReadsResult, dSelectOne, Intrinsic::maximum,
+     Chooses},
+    {"llvm.minimumnum", 2, ReadsArg0 | ReadsResult, dSelectOne,
+     Intrinsic::minimumnum, Chooses},
+    {"llvm.maximumnum", 2, ReadsArg0 | ReadsResult, dSelectOne,
+     Intrinsic::maximumnum, Chooses},
 };
 
 // fmul's partials are its operands, finite where the arguments are; fdiv's
 // are 1/b and -(a/b)/b (b = 0, or a tiny b); frem's -trunc(a/b) (b = 0).
 const MathRule InstructionRules[] = {
-    {"fadd", 2, dFAdd, Regular},  {"fsub", 2, dFSub, Regular},
-    {"fmul", 2, dFMul, Regular},  {"fdiv", 2, dFDiv, Singular},
-    {"frem", 2, dFRem, Singular}, {"fneg", 1, dFNeg, Regular},
+    {"fadd", 2, ReadsNothing, RecomputeCost::Cheap, dFAdd, Regular},
+    {"fsub", 2, ReadsNothing, RecomputeCost::Cheap, dFSub, Regular},
+    {"fmul", 2, ReadsArgs01, RecomputeCost::Cheap, dFMul, Regular},
+    {"fdiv", 2, ReadsArg1 | ReadsResult, RecomputeCost::Cheap, dFDiv, Singular},
+    {"frem", 2, ReadsArgs01, RecomputeCost::Costly, dFRem, Singular},
+    {"fneg", 1, ReadsNothing, RecomputeCost::Cheap, dFNeg, Regular},
 };
 
 struct RuleIndex {
   StringMap<MathRule> ByName;
   DenseMap<unsigned, MathRule> ByIntrinsic;
+  SmallVector<MathRule, 0> All;
 
   RuleIndex() {
     for (const NamedRule &R : Rules) {
-      MathRule Rule{R.Name, R.NumDiffArgs, R.Partial, R.Guard};
+      MathRule Rule{R.Name,    R.NumDiffArgs, R.Reads, RecomputeCost::Costly,
+                    R.Partial, R.Guard};
+      All.push_back(Rule);
       StringRef Name(R.Name);
       if (!Name.starts_with("llvm.") && !Name.starts_with("__")) {
         ByName[Name] = Rule;
@@ -374,6 +394,7 @@ struct RuleIndex {
     // Compiler-rt's powi helpers.
     ByName["__powidf2"] = ByIntrinsic[Intrinsic::powi];
     ByName["__powisf2"] = ByIntrinsic[Intrinsic::powi];
+    append_range(All, InstructionRules);
   }
 };
 
@@ -383,6 +404,8 @@ const RuleIndex &index() {
 }
 
 } // namespace
+
+ArrayRef<MathRule> allMathRules() { return index().All; }
 
 const MathRule *lookupMathRule(const CallBase &Call) {
   const Function *F = calledFunction(Call);

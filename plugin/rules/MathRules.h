@@ -42,11 +42,32 @@ enum class ZeroGuard {
   Partial,
 };
 
+/// Which primal values a row's partials read, over all its arguments: the
+/// result and argument I (bit I + 1). The reverse sweep must have these at
+/// hand (recomputed, reloaded or taped), so the policies that decide what to
+/// keep ask the row (primal/ReloadVersioning.cpp) instead of naming
+/// operations; a unit test checks each row's mask against what its partial
+/// builder actually asks for.
+using PrimalReads = uint8_t;
+constexpr PrimalReads ReadsNothing = 0;
+constexpr PrimalReads ReadsResult = 1;
+constexpr PrimalReads readsArgument(unsigned I) { return 2u << I; }
+constexpr PrimalReads ReadsArg0 = readsArgument(0);
+constexpr PrimalReads ReadsArg1 = readsArgument(1);
+constexpr PrimalReads ReadsArgs01 = ReadsArg0 | ReadsArg1;
+
+/// What recomputing the operation in the reverse sweep costs against taping
+/// its result: Cheap where one instruction replaces a tape field's store and
+/// load (fadd, fmul, fdiv), Costly otherwise (frem, a libm call).
+enum class RecomputeCost : uint8_t { Cheap, Costly };
+
 struct MathRule {
   const char *Name;
   /// The first NumDiffArgs arguments carry derivatives; the rest are integers
   /// or otherwise inactive (powi's exponent).
   unsigned NumDiffArgs;
+  PrimalReads Reads;
+  RecomputeCost Recompute;
   /// The partial derivative with respect to argument I; nullptr means the
   /// function is piecewise constant (floor, round, ...) and the partial is 0.
   /// \p Ty is the type of the result, so that constant partials need not
@@ -55,6 +76,12 @@ struct MathRule {
                           PrimalAccessor Primal, llvm::Type *Ty);
   ZeroGuard Guard;
 };
+
+/// The primal value of argument I (Result: the result) is read by some
+/// partial of \p Rule.
+inline bool partialReads(const MathRule &Rule, int I) {
+  return Rule.Reads & (I == Result ? ReadsResult : readsArgument(I));
+}
 
 /// The rule for a call, or nullptr when the callee is no known math function.
 const MathRule *lookupMathRule(const llvm::CallBase &Call);
@@ -79,6 +106,9 @@ llvm::Value *partialTerm(llvm::IRBuilderBase &B, const MathRule &Rule,
 /// outside rows (vector reductions).
 llvm::Value *guardedTerm(llvm::IRBuilderBase &B, ZeroGuard Guard,
                          llvm::Value *Partial, llvm::Value *D);
+
+/// Every row (calls and instructions), for tests that check the table.
+llvm::ArrayRef<MathRule> allMathRules();
 
 } // namespace ad
 

@@ -1,5 +1,6 @@
 //===- MemoryCalls.cpp - Rows of allocation and byte-wise memory calls ----===//
 #include "rules/MemoryCalls.h"
+#include "rules/CallRows.h"
 #include "rules/ShadowErrors.h"
 #include "runtime/RuntimeFunctions.h"
 #include "support/Diagnostics.h"
@@ -11,12 +12,12 @@ using namespace llvm;
 
 namespace ad {
 
-bool freshMemoryActivity(CallActivity &A, const CallBase &Call,
+static bool freshMemoryActivity(CallActivity &A, const CallBase &Call,
                          const CalleeInfo &) {
   return A.markShadowed(&Call);
 }
 
-bool allocationShadow(ShadowEmitter &E, CallBase &Call,
+static bool allocationShadow(ShadowEmitter &E, CallBase &Call,
                       const CalleeInfo &Info) {
   const AllocationShape &S = *Info.Alloc;
   auto Arg = [&](int K) {
@@ -31,7 +32,7 @@ bool allocationShadow(ShadowEmitter &E, CallBase &Call,
 
 /// posix_memalign(&p, ...): p's shadow, allocated alike, goes to the
 /// shadow of &p (without one, p holds no derivatives: nothing to do).
-bool allocationOutShadow(ShadowEmitter &E, CallBase &Call,
+static bool allocationOutShadow(ShadowEmitter &E, CallBase &Call,
                          const CalleeInfo &Info) {
   Value *Out = Call.getArgOperand(0);
   if (!E.hasShadow(Out))
@@ -47,14 +48,14 @@ bool allocationOutShadow(ShadowEmitter &E, CallBase &Call,
   return true;
 }
 
-bool allocationAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &,
+static bool allocationAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &,
                        Value *) {
   if (E.hasHeapShadow(Call))
     E.B.CreateCall(E.Runtime.free(), {E.shadow(&Call, &Call)});
   return true;
 }
 
-bool reallocTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo &) {
+static bool reallocTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo &) {
   Value *Old = E.shadow(Call.getArgOperand(0), &Call);
   if (!Old)
     return false;
@@ -70,7 +71,7 @@ bool reallocTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo &) {
 /// A fresh zeroed shadow holding a copy of the old shadow's bytes (the
 /// pointer shadows it may hold); the old shadow stays alive for the reverse
 /// sweep, which moves adjoints back into it.
-bool reallocForward(ShadowEmitter &E, CallBase &Call, const CalleeInfo &) {
+static bool reallocForward(ShadowEmitter &E, CallBase &Call, const CalleeInfo &) {
   IRBuilderBase &B = E.B;
   Value *Old = E.shadow(Call.getArgOperand(0), &Call);
   if (!Old)
@@ -86,7 +87,7 @@ bool reallocForward(ShadowEmitter &E, CallBase &Call, const CalleeInfo &) {
   return true;
 }
 
-bool reallocAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &,
+static bool reallocAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &,
                     Value *) {
   IRBuilderBase &B = E.B;
   Value *New = E.shadow(&Call, &Call);
@@ -118,7 +119,7 @@ bool reallocAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &,
 
 /// Forward mode frees the shadow with the memory. (Reverse mode keeps the
 /// primal memory's shadow until the reverse sweep reaches its allocation.)
-bool freeTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo &) {
+static bool freeTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo &) {
   Value *Ptr = Call.getArgOperand(0);
   if (!E.hasShadow(Ptr))
     return true;
@@ -129,13 +130,13 @@ bool freeTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo &) {
   return true;
 }
 
-bool memCopyActivity(CallActivity &A, const CallBase &Call,
+static bool memCopyActivity(CallActivity &A, const CallBase &Call,
                      const CalleeInfo &) {
   return A.hasShadow(Call.getArgOperand(1)) &&
          A.shadowLocalMemory(Call.getArgOperand(0));
 }
 
-bool memCopyTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo &) {
+static bool memCopyTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo &) {
   Value *Dst = Call.getArgOperand(0), *Src = Call.getArgOperand(1);
   bool DstS = E.hasShadow(Dst),
        SrcS = E.hasShadow(Src) || E.hasConstantShadow(Src);
@@ -178,7 +179,7 @@ static bool constantWithPointers(const CallEmitter &E, const Value *Src) {
   return HasPointer(GV->getValueType());
 }
 
-bool memCopyForward(ShadowEmitter &E, CallBase &Call, const CalleeInfo &) {
+static bool memCopyForward(ShadowEmitter &E, CallBase &Call, const CalleeInfo &) {
   IRBuilderBase &B = E.B;
   Value *Dst = Call.getArgOperand(0), *Src = Call.getArgOperand(1);
   bool DstS = E.hasShadow(Dst),
@@ -229,7 +230,7 @@ bool memCopyForward(ShadowEmitter &E, CallBase &Call, const CalleeInfo &) {
   return true;
 }
 
-bool memCopyAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &,
+static bool memCopyAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &,
                     Value *) {
   IRBuilderBase &B = E.B;
   Value *Dst = Call.getArgOperand(0), *Src = Call.getArgOperand(1);
@@ -259,7 +260,7 @@ bool memCopyAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &,
   return true;
 }
 
-bool memSetTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo &) {
+static bool memSetTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo &) {
   Value *Dst = Call.getArgOperand(0);
   if (E.hasShadow(Dst))
     E.B.CreateMemSet(E.shadow(Dst, &Call), E.B.getInt8(0),
@@ -267,7 +268,7 @@ bool memSetTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo &) {
   return true;
 }
 
-bool memSetAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &,
+static bool memSetAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &,
                    Value *) {
   Value *Dst = Call.getArgOperand(0);
   if (!E.hasShadow(Dst))
@@ -279,5 +280,43 @@ bool memSetAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &,
                    MaybeAlign());
   return true;
 }
+
+namespace {
+
+using namespace columns;
+
+// CallRow's fields, in order: Kind, Flow, Memory, Result, Pointers; then
+// Activity, Tangent (forward mode); then Forward (forward sweep), Adjoint.
+// clang-format off
+const CallRow Rows[] = {
+  {CalleeKind::Malloc,       Anywhere, Writes,   Fresh,     Unrelated,
+     freshMemoryActivity,    sameInForwardMode<allocationShadow>,
+     allocationShadow,                               allocationAdjoint},
+  {CalleeKind::Calloc,       Anywhere, Writes,   Fresh,     Unrelated,
+     freshMemoryActivity,    sameInForwardMode<allocationShadow>,
+     allocationShadow,                               allocationAdjoint},
+  {CalleeKind::AllocOut,     Anywhere, Writes,   NotFresh,  Unrelated,
+     nullptr,                sameInForwardMode<allocationOutShadow>,
+     allocationOutShadow,                            allocationAdjoint},
+  {CalleeKind::Realloc,      Anywhere, Writes,   Fresh,
+     PointerRelation::ResultContinuesFirst,
+     freshMemoryActivity,    reallocTangent,
+     reallocForward,                                 reallocAdjoint},
+  {CalleeKind::Free,         Anywhere, Writes,   NotFresh,  Unrelated,
+     nullptr,                freeTangent,
+     nullptr,                                        nullptr},
+  {CalleeKind::MemCopy,      Anywhere, Writes,   NotFresh,
+     PointerRelation::CopiesSecondToFirst,
+     memCopyActivity,        memCopyTangent,
+     memCopyForward,                                 memCopyAdjoint},
+  {CalleeKind::MemSet,       Anywhere, Writes,   NotFresh,  Unrelated,
+     nullptr,                memSetTangent,
+     nullptr,                                        memSetAdjoint}
+};
+// clang-format on
+
+} // namespace
+
+ArrayRef<CallRow> memoryCallRows() { return Rows; }
 
 } // namespace ad

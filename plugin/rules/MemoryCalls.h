@@ -27,39 +27,6 @@
 
 namespace ad {
 
-bool freshMemoryActivity(CallActivity &A, const llvm::CallBase &Call,
-                         const CalleeInfo &Info);
-bool allocationShadow(ShadowEmitter &E, llvm::CallBase &Call,
-                      const CalleeInfo &Info);
-bool allocationOutShadow(ShadowEmitter &E, llvm::CallBase &Call,
-                         const CalleeInfo &Info);
-bool allocationAdjoint(AdjointEmitter &E, llvm::CallBase &Call,
-                       const CalleeInfo &Info, llvm::Value *DY);
-
-bool reallocTangent(TangentEmitter &E, llvm::CallBase &Call,
-                    const CalleeInfo &Info);
-bool reallocForward(ShadowEmitter &E, llvm::CallBase &Call,
-                    const CalleeInfo &Info);
-bool reallocAdjoint(AdjointEmitter &E, llvm::CallBase &Call,
-                    const CalleeInfo &Info, llvm::Value *DY);
-
-bool freeTangent(TangentEmitter &E, llvm::CallBase &Call,
-                 const CalleeInfo &Info);
-
-bool memCopyActivity(CallActivity &A, const llvm::CallBase &Call,
-                     const CalleeInfo &Info);
-bool memCopyTangent(TangentEmitter &E, llvm::CallBase &Call,
-                    const CalleeInfo &Info);
-bool memCopyForward(ShadowEmitter &E, llvm::CallBase &Call,
-                    const CalleeInfo &Info);
-bool memCopyAdjoint(AdjointEmitter &E, llvm::CallBase &Call,
-                    const CalleeInfo &Info, llvm::Value *DY);
-
-bool memSetTangent(TangentEmitter &E, llvm::CallBase &Call,
-                   const CalleeInfo &Info);
-bool memSetAdjoint(AdjointEmitter &E, llvm::CallBase &Call,
-                   const CalleeInfo &Info, llvm::Value *DY);
-
 } // namespace ad
 
 #endif

@@ -1,5 +1,6 @@
 //===- MirrorCalls.cpp - Library calls repeated on the shadows ------------===//
 #include "rules/MirrorCalls.h"
+#include "rules/CallRows.h"
 #include "runtime/RuntimeFunctions.h"
 #include "support/Diagnostics.h"
 
@@ -7,12 +8,12 @@ using namespace llvm;
 
 namespace ad {
 
-bool mirrorActivity(CallActivity &A, const CallBase &Call, const CalleeInfo &) {
+static bool mirrorActivity(CallActivity &A, const CallBase &Call, const CalleeInfo &) {
   return any_of(Call.args(), [&](const Use &U) { return A.hasShadow(U); }) &&
          A.markShadowed(&Call);
 }
 
-bool mirrorCall(ShadowEmitter &E, CallBase &Call, const CalleeInfo &Info) {
+static bool mirrorCall(ShadowEmitter &E, CallBase &Call, const CalleeInfo &Info) {
   if (none_of(Call.args(), [&](const Use &U) { return E.hasShadow(U); }))
     return true;
   const MirrorShape &Shape = *Info.Mirror;
@@ -58,5 +59,23 @@ bool mirrorCall(ShadowEmitter &E, CallBase &Call, const CalleeInfo &Info) {
     E.setShadow(Call, Mirror);
   return true;
 }
+
+namespace {
+
+using namespace columns;
+
+// CallRow's fields, in order: Kind, Flow, Memory, Result, Pointers; then
+// Activity, Tangent (forward mode); then Forward (forward sweep), Adjoint.
+// clang-format off
+const CallRow Rows[] = {
+  {CalleeKind::MirrorCall,   Anywhere, Writes,   NotFresh,  Unrelated,
+     mirrorActivity,         sameInForwardMode<mirrorCall>,
+     mirrorCall,                                     nullptr}
+};
+// clang-format on
+
+} // namespace
+
+ArrayRef<CallRow> mirrorCallRows() { return Rows; }
 
 } // namespace ad

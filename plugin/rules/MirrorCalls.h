@@ -24,14 +24,10 @@
 namespace ad {
 
 /// The shadow call returns the shadow of what the primal call returns.
-bool mirrorActivity(CallActivity &A, const llvm::CallBase &Call,
-                    const CalleeInfo &Info);
 /// Emits the mirror of \p Call: the colour copy before its clone and the
 /// shadow call at the builder, whose result becomes the shadow of \p
 /// Call's. Nothing when no argument has a shadow. False after reporting an
 /// error (a node with a shadow linked to one without).
-bool mirrorCall(ShadowEmitter &E, llvm::CallBase &Call,
-                const CalleeInfo &Info);
 
 } // namespace ad
 

@@ -1,12 +1,13 @@
 //===- PlainCalls.cpp - Rows of calls to differentiate or to leave alone --===//
 #include "rules/PlainCalls.h"
+#include "rules/CallRows.h"
 #include "rules/ShadowErrors.h"
 
 using namespace llvm;
 
 namespace ad {
 
-bool definedActivity(CallActivity &A, const CallBase &Call,
+static bool definedActivity(CallActivity &A, const CallBase &Call,
                      const CalleeInfo &) {
   // A callee that reads a shadowed global may return what it read, or a
   // pointer into it.
@@ -26,11 +27,11 @@ bool definedActivity(CallActivity &A, const CallBase &Call,
   return Changed;
 }
 
-bool definedCall(ShadowEmitter &E, CallBase &Call, const CalleeInfo &) {
+static bool definedCall(ShadowEmitter &E, CallBase &Call, const CalleeInfo &) {
   return E.callDerivativeOfCallee(Call);
 }
 
-bool definedAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &,
+static bool definedAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &,
                     Value *) {
   return E.callDerivativeOfCallee(Call);
 }
@@ -43,11 +44,38 @@ static bool carriesDerivatives(const CallEmitter &E, const CallBase &Call) {
   return Active;
 }
 
-bool unknownCall(ShadowEmitter &E, CallBase &Call, const CalleeInfo &) {
+static bool unknownCall(ShadowEmitter &E, CallBase &Call, const CalleeInfo &) {
   if (!carriesDerivatives(E, Call))
     return true;
   reportUnknownCall(E.Diag, Call);
   return false;
 }
+
+namespace {
+
+using namespace columns;
+
+// CallRow's fields, in order: Kind, Flow, Memory, Result, Pointers; then
+// Activity, Tangent (forward mode); then Forward (forward sweep), Adjoint.
+// clang-format off
+const CallRow Rows[] = {
+  {CalleeKind::NoEffect,     Marker,   NoWrites, NotFresh,  Unrelated,
+     nullptr,                nullptr,
+     nullptr,                                        nullptr},
+  {CalleeKind::Inactive,     Inactive, Writes,   NotFresh,  Unrelated,
+     nullptr,                nullptr,
+     nullptr,                                        nullptr},
+  {CalleeKind::Defined,      Anywhere, Writes,   NotFresh,  Unrelated,
+     definedActivity,        sameInForwardMode<definedCall>,
+     definedCall,                                    definedAdjoint},
+  {CalleeKind::Unknown,      Unknown,  Writes,   NotFresh,  Unrelated,
+     nullptr,                sameInForwardMode<unknownCall>,
+     unknownCall,                                    nullptr}
+};
+// clang-format on
+
+} // namespace
+
+ArrayRef<CallRow> plainCallRows() { return Rows; }
 
 } // namespace ad

@@ -17,17 +17,9 @@
 
 namespace ad {
 
-bool definedActivity(CallActivity &A, const llvm::CallBase &Call,
-                     const CalleeInfo &Info);
 /// Forward mode and the forward sweep.
-bool definedCall(ShadowEmitter &E, llvm::CallBase &Call,
-                 const CalleeInfo &Info);
-bool definedAdjoint(AdjointEmitter &E, llvm::CallBase &Call,
-                    const CalleeInfo &Info, llvm::Value *DY);
 /// Reports an unknown call that derivatives reach (in forward mode and in
 /// the forward sweep; the reverse sweep is never built after one).
-bool unknownCall(ShadowEmitter &E, llvm::CallBase &Call,
-                 const CalleeInfo &Info);
 
 } // namespace ad
 

@@ -36,20 +36,12 @@
 namespace ad {
 
 /// A record pushed or popped on a shadowed tape has a shadow.
-bool tapeRecordActivity(CallActivity &A, const llvm::CallBase &Call,
-                        const CalleeInfo &Info);
 /// Forward mode: the same tape call on the shadow tape; a push or pop
 /// returns the shadow record, at the same offset of the shadow buffer.
-bool tapeCallTangent(TangentEmitter &E, llvm::CallBase &Call,
-                     const CalleeInfo &Info);
 /// The forward sweep: a push allocates the shadow record's block and
 /// pushes its address on the shadow tape; a pop pops it; reserve does
 /// nothing (blocks come one by one); free frees the shadow tape.
-bool tapeCallForward(ShadowEmitter &E, llvm::CallBase &Call,
-                     const CalleeInfo &Info);
 /// The reverse sweep: at a push, its shadow record's block is freed.
-bool tapeCallAdjoint(AdjointEmitter &E, llvm::CallBase &Call,
-                     const CalleeInfo &Info, llvm::Value *DY);
 
 } // namespace ad
 
