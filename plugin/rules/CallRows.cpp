@@ -21,7 +21,7 @@ struct RowIndex {
   RowIndex() {
     for (ArrayRef<CallRow> (*Topic)() :
          {plainCallRows, mathCallRows, memoryCallRows, maskedMemoryRows,
-          tapeCallRows, mirrorCallRows, customCallRows})
+          tapeCallRows, mirrorCallRows, customCallRows, parallelCallRows})
       for (const CallRow &Row : Topic()) {
         const CallRow *&Slot = ByKind[unsigned(Row.Kind)];
         if (Slot)

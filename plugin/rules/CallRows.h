@@ -105,6 +105,8 @@ llvm::ArrayRef<CallRow> tapeCallRows();
 llvm::ArrayRef<CallRow> mirrorCallRows();
 /// Derivative rules the program registers.
 llvm::ArrayRef<CallRow> customCallRows();
+/// Calls that synchronize threads (CUDA, OpenMP).
+llvm::ArrayRef<CallRow> parallelCallRows();
 
 /// Short names for the columns of the row tables, for the topic files.
 namespace columns {

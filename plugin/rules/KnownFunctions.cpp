@@ -12,6 +12,7 @@
 #include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/Support/GlobPattern.h"
 
 using namespace llvm;
@@ -103,6 +104,7 @@ const NamedKind LibraryFunctions[] = {
     {"__ad_tape_free", CalleeKind::TapeFree},
     // No derivative flows through these. Printing is inactive even when
     // given a differentiated value: the value only flows out to the stream.
+    {"__kmpc_barrier", CalleeKind::Barrier},
     {"printf", CalleeKind::Inactive},
     {"fprintf", CalleeKind::Inactive},
     {"sprintf", CalleeKind::Inactive},
@@ -327,6 +329,11 @@ CalleeInfo classifyIntrinsic(const CallBase &Call, Intrinsic::ID ID) {
   case Intrinsic::memset:
   case Intrinsic::memset_inline:
     return {CalleeKind::MemSet};
+  case Intrinsic::nvvm_barrier_cta_sync_aligned_all:
+  case Intrinsic::nvvm_barrier_cta_sync_all:
+  case Intrinsic::nvvm_barrier_cta_sync_aligned_count:
+  case Intrinsic::nvvm_barrier_cta_sync_count:
+    return {CalleeKind::Barrier};
   case Intrinsic::masked_load:
   case Intrinsic::masked_gather:
     return {CalleeKind::MaskedLoad};

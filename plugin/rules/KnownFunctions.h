@@ -47,11 +47,14 @@ enum class CalleeKind : uint8_t {
   MaskedStore, ///< llvm.masked.store / llvm.masked.scatter.
   TapePush,    ///< The tape's own functions, called by derivatives that
   TapePop,     ///< are themselves differentiated (nested derivatives,
-  TapeReserve, ///< modes/InnerTapes.h): push(tape, bytes) -> record,
+  TapeReserve, ///< rules/TapeCalls.h): push(tape, bytes) -> record,
   TapeFree,    ///< pop(tape, bytes) -> record, reserve(tape, bytes), free.
   MirrorCall,  ///< Relinks nodes of a linked structure (std::map's
                ///< red-black tree, std::list): the same call on the shadows
                ///< keeps the shadow structure the primal's mirror.
+  Barrier,     ///< Waits for the other threads of a block or team
+               ///< (__syncthreads, omp barrier): the reverse sweep waits
+               ///< at the mirrored place too.
   Custom,      ///< A function with a user-registered rule (CustomRules.h).
   Defined,     ///< A function with a body we differentiate recursively.
   Unknown,     ///< A declaration with no rule, an indirect call, inline asm.
