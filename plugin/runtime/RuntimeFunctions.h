@@ -31,7 +31,7 @@ public:
   /// ptr pop(ptr tape, i64 bytes): releases bytes, returns where to read.
   llvm::Function *tapePop();
   /// void reserve(ptr tape, i64 bytes): makes room for bytes more, exactly,
-  /// if it can; pushes still check (see modes/TapeReservation.h).
+  /// if it can; pushes still check (see primal/TapeReservation.h).
   llvm::Function *tapeReserve();
   /// void free(ptr tape): releases the tape's buffer.
   llvm::Function *tapeFree();

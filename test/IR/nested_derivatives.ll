@@ -2,7 +2,7 @@
 ; in forward mode (forward over reverse) and reverse mode (reverse over
 ; reverse). The inner call is lowered first, so df calls f.ad.gradient and
 ; no entry point is left anywhere; the outer derivatives then differentiate
-; f.ad.gradient's code, tape included (modes/InnerTapes.cpp):
+; f.ad.gradient's code, tape included (rules/TapeCalls.cpp):
 ;  - its tangent pushes and pops a shadow tape beside the tape, stores the
 ;    tangent of each recorded value in the shadow record and reads it back
 ;    beside the value, and frees both tapes;

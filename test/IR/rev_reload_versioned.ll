@@ -1,6 +1,6 @@
 ; A load whose memory a later store could only change if two slices of one
 ; buffer overlapped (y = buf + off, x = buf): the gradient's canonical primal
-; is versioned (modes/ReloadVersioning.cpp). Before the loop it compares the
+; is versioned (primal/ReloadVersioning.cpp). Before the loop it compares the
 ; slices' byte ranges (here [0, 4n) for the loads and [4 off, 4 off + 4n)
 ; for the stores, or one iteration's apart), freezes the answer and branches
 ; to a copy whose loads carry !ad.unchanged, or to the original. The copy's

@@ -1,4 +1,4 @@
-; A running maximum (modes/SelectReductions.cpp): the canonical primal keeps
+; A running maximum (primal/SelectReductions.cpp): the canonical primal keeps
 ; the chosen element's address beside the select chain and loads it again
 ; after the loop, so the loop records nothing per iteration and the adjoint
 ; is added once, to the shadow of the element chosen last. Forward mode

@@ -5,7 +5,7 @@
 // (std::_Rb_tree_increment/decrement). libstdc++ compiles these tree
 // functions into the library: they only relink nodes, so they are repeated on
 // the shadow nodes, after the colours they read are copied to them (see
-// modes/MirrorCalls.h): a caller's tangent map with the primal's keys but
+// rules/MirrorCalls.h): a caller's tangent map with the primal's keys but
 // another insertion history (same shape, other colours) grows in step with
 // the primal. A std::map<int, double> passed in with a shadow map of the
 // same keys is read and written too. (A copy of a map, grown, is

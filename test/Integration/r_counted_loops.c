@@ -1,5 +1,5 @@
 // Works (keep it working): loops the reverse sweep runs by counting its
-// induction variables down (modes/CountedLoops.cpp) instead of reading the
+// induction variables down (primal/CountedLoops.cpp) instead of reading the
 // path from the tape: a matrix product with restrict pointers (its loads are
 // repeated in the reverse sweep, nothing is taped per multiply-add), a
 // triangular loop whose inner bound is the outer index (attention's causal

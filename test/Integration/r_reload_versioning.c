@@ -1,5 +1,5 @@
 // Works (keep it working): layers that read and write slices of one buffer
-// at offsets computed at run time (modes/ReloadVersioning.cpp). Alias
+// at offsets computed at run time (primal/ReloadVersioning.cpp). Alias
 // analysis cannot tell the slices apart, so without help the gradient tapes
 // every input element once per multiply-add. It checks at run time that no
 // layer's output reaches back to an earlier layer's input, and then reads

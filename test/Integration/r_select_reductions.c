@@ -1,4 +1,4 @@
-// Running extremes (modes/SelectReductions.cpp): a maximum or minimum kept
+// Running extremes (primal/SelectReductions.cpp): a maximum or minimum kept
 // by a select in a loop is read back from the chosen element's address after
 // the loop, so its gradient records nothing per iteration. Checked against
 // closed forms (the adjoint lands on the element chosen last: ties go to the
