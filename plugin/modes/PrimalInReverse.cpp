@@ -427,7 +427,7 @@ Value *PrimalInReverse::shadowInReverse(Value *Orig, Instruction *User) {
       return Sh;
   Value *Sh = S.Shadows.lookup(Orig);
   if (!Sh)
-    return S.shadowInForward(Orig, User); // Reports the error.
+    return S.Cloning.shadowOf(Orig, User); // Reports the error.
   if (isa<Constant>(Sh))
     return Sh;
   bool Direct = isDirectlyAvailable(Orig);

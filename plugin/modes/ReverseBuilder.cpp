@@ -12,11 +12,9 @@
 #include "modes/ConstantShadows.h"
 #include "modes/StoredPointers.h"
 #include "modes/UnsupportedConstructs.h"
-#include "primal/Preprocess.h"
 #include "rules/ShadowErrors.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
 
@@ -29,7 +27,9 @@ ReverseState::ReverseState(ADContext &Ctx, const DerivativeSignature &Sig,
       Combined(Forward == Reverse),
       AA(*Primal, Sig.Args, Ctx.Types, Ctx.Globals), Facts(AA, Ctx.Types),
       DT(*Primal), LI(DT), Counted(Ctx.Cache->countedLoops(Primal)),
-      Bounds(Ctx.Cache->iterationBounds(Primal)), B(Ctx.M.getContext()) {}
+      Bounds(Ctx.Cache->iterationBounds(Primal)),
+      Cloning(Ctx, AA, VMap, Shadows, /*ForReverse=*/true),
+      B(Ctx.M.getContext()) {}
 
 ReverseBuilder::ReverseBuilder(ADContext &Ctx, const DerivativeSignature &Sig,
                                Function *Primal, Function *Forward,
@@ -77,19 +77,7 @@ bool ReverseBuilder::build() {
 
 bool ReverseBuilder::cloneForward() {
   IRBuilder<> &B = S.B;
-  unsigned N = S.Primal->arg_size();
-  for (unsigned I = 0; I < N; ++I)
-    S.VMap[S.Primal->getArg(I)] = S.FwdF->getArg(I);
-  unsigned Next = N;
-  for (unsigned I = 0; I < N; ++I)
-    if (S.Sig.Args[I] == Activity::Shadowed)
-      S.Shadows[S.Primal->getArg(I)] = S.FwdF->getArg(Next++);
-
-  AttributeList Saved = S.FwdF->getAttributes();
-  SmallVector<ReturnInst *, 1> Returns;
-  CloneFunctionInto(S.FwdF, S.Primal, S.VMap,
-                    CloneFunctionChangeType::LocalChangesOnly, Returns);
-  restoreDerivativeAttributes(*S.FwdF, Saved);
+  S.Cloning.cloneBody(*S.Primal, *S.FwdF, S.Sig.Args);
 
   BasicBlock &Entry = S.FwdF->getEntryBlock();
   if (S.Combined) {
@@ -131,11 +119,11 @@ bool ReverseBuilder::cloneForward() {
     auto *Ret = cast<ReturnInst>(S.VMap[S.ReturnBlock->getTerminator()]);
     B.SetInsertPoint(Ret);
     Value *V = S.ReturnBlock->getTerminator()->getOperand(0);
-    Value *Sh = S.shadowInForward(V, S.ReturnBlock->getTerminator());
+    Value *Sh = S.Cloning.shadowOf(V, S.ReturnBlock->getTerminator());
     if (!Sh)
       return false;
     Value *Pair = PoisonValue::get(S.FwdF->getReturnType());
-    Pair = B.CreateInsertValue(Pair, S.cloneOf(V), 0);
+    Pair = B.CreateInsertValue(Pair, S.Cloning.cloneOf(V), 0);
     Pair = B.CreateInsertValue(Pair, Sh, 1);
     B.CreateRet(Pair);
     Ret->eraseFromParent();
@@ -143,38 +131,11 @@ bool ReverseBuilder::cloneForward() {
   return true;
 }
 
-Value *ReverseState::shadowInForward(Value *Orig, Instruction *User) {
-  if (Value *Sh = Shadows.lookup(Orig))
-    return Sh;
-  if (auto *C = dyn_cast<Constant>(Orig))
-    if (Constant *Sh = shadowOfConstant(Ctx.M, C, /*ForReverse=*/true))
-      return Sh;
-  Ctx.Diag.error(User,
-                 "pointer " + Ctx.Diag.describe(*Orig) +
-                     " may point to differentiated memory but has no shadow",
-                 "pass differentiated pointers as __ad_dup arguments, not "
-                 "through globals or integers");
-  return nullptr;
-}
-
 bool ReverseBuilder::forwardShadowCopy(Instruction &I) {
-  auto *Clone = cast<Instruction>(S.VMap[&I]);
-  Instruction *Sh = Clone->clone();
-  for (unsigned K = 0; K < I.getNumOperands(); ++K) {
-    Value *Op = I.getOperand(K);
-    if (!isPointerLike(Op->getType()) && !S.AA.movesPointerBits(Op))
-      continue;
-    if (isa<ConstantInt>(Op)) { // Pointer bits: no pointer, no shadow.
-      Sh->setOperand(K, Constant::getNullValue(Op->getType()));
-      continue;
-    }
-    Value *Shadow = S.shadowInForward(Op, &I);
-    if (!Shadow)
-      return false;
-    Sh->setOperand(K, Shadow);
-  }
-  Sh->setName(I.getName() + ".shadow");
-  Sh->insertAfter(Clone->getIterator());
+  Instruction *Sh = S.Cloning.shadowCopy(I);
+  if (!Sh)
+    return false;
+  Sh->insertAfter(cast<Instruction>(S.VMap[&I])->getIterator());
   S.Shadows[&I] = Sh;
   return true;
 }
@@ -198,7 +159,7 @@ bool ReverseBuilder::forwardVisit(Instruction &I) {
   }
 
   if (auto *Ld = dyn_cast<LoadInst>(&I)) {
-    Value *SP = S.shadowInForward(Ld->getPointerOperand(), &I);
+    Value *SP = S.Cloning.shadowOf(Ld->getPointerOperand(), &I);
     if (!SP)
       return false;
     S.Shadows[&I] =
@@ -236,9 +197,9 @@ bool ReverseBuilder::forwardStore(StoreInst &SI) {
     return true;
   // A pointer stored in differentiated memory (or its bits, copied as an
   // integer): its shadow goes to the same place in the shadow memory.
-  Value *SP = S.shadowInForward(Ptr, &SI);
+  Value *SP = S.Cloning.shadowOf(Ptr, &SI);
   Value *SV = S.AA.hasShadow(Val) || isa<Constant>(Val) || PointerBits
-                  ? S.shadowInForward(Val, &SI)
+                  ? S.Cloning.shadowOf(Val, &SI)
                   : shadowForUnshadowedPointer(S.Ctx, Val, &SI);
   if (!SP || !SV)
     return false;
@@ -250,7 +211,7 @@ void ReverseBuilder::forwardAllocaShadow(AllocaInst &AI, Instruction &Clone) {
   IRBuilder<> &B = S.B;
   const DataLayout &DL = S.Ctx.M.getDataLayout();
   Value *Count =
-      B.CreateZExtOrTrunc(S.cloneOf(AI.getArraySize()), B.getInt64Ty());
+      B.CreateZExtOrTrunc(S.Cloning.cloneOf(AI.getArraySize()), B.getInt64Ty());
   Value *Size = B.CreateMul(
       Count, B.getInt64(DL.getTypeAllocSize(AI.getAllocatedType())));
   if (S.Combined && AI.isStaticAlloca()) {

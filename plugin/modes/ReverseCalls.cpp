@@ -9,7 +9,7 @@
 #include "modes/ReverseCalls.h"
 #include "analysis/CallSignature.h"
 #include "core/IRHelpers.h"
-#include "rules/CallRows.h"
+#include "modes/RowDispatch.h"
 
 using namespace llvm;
 
@@ -19,19 +19,19 @@ ReverseBuilder::ForwardSweepCalls::ForwardSweepCalls(ReverseBuilder &R)
     : ShadowEmitter(R.S.B, R.S.Ctx.Runtime, R.S.Ctx.Diag, R.S.Facts), R(R) {}
 
 Value *ReverseBuilder::ForwardSweepCalls::primal(Value *V) {
-  return R.S.cloneOf(V);
+  return R.S.Cloning.cloneOf(V);
 }
 Value *ReverseBuilder::ForwardSweepCalls::shadow(Value *V, Instruction *At) {
-  return R.S.shadowInForward(V, At);
+  return R.S.Cloning.shadowOf(V, At);
 }
 bool ReverseBuilder::ForwardSweepCalls::callDerivativeOfCallee(CallBase &Call) {
   return R.forwardCallToDefined(Call);
 }
 CallBase &ReverseBuilder::ForwardSweepCalls::clone(CallBase &Call) {
-  return *cast<CallBase>(R.S.VMap[&Call]);
+  return R.S.Cloning.cloneOf(Call);
 }
 void ReverseBuilder::ForwardSweepCalls::setShadow(CallBase &Call, Value *S) {
-  R.S.Shadows[&Call] = S;
+  R.S.Cloning.setShadow(&Call, S);
 }
 void ReverseBuilder::ForwardSweepCalls::keepHeapShadow(CallBase &Call,
                                                        Value *S) {
@@ -63,21 +63,13 @@ AllocaInst *ReverseBuilder::AdjointCalls::scratchSlot(Type *T,
 }
 
 bool ReverseBuilder::forwardCall(CallBase &I) {
-  CalleeInfo Info = classifyCallee(I);
-  auto *Forward = rowOf(Info.Kind).Forward;
-  if (!Forward)
-    return true;
   ForwardSweepCalls E(*this);
-  return Forward(E, I, Info);
+  return emitByRow(I, &CallRow::Forward, E);
 }
 
 bool ReverseBuilder::reverseCall(CallBase &I, Value *DY) {
-  CalleeInfo Info = classifyCallee(I);
-  auto *Adjoint = rowOf(Info.Kind).Adjoint;
-  if (!Adjoint)
-    return true;
   AdjointCalls E(*this);
-  return Adjoint(E, I, Info, DY);
+  return emitByRow(I, &CallRow::Adjoint, E, DY);
 }
 
 bool ReverseBuilder::forwardCallToDefined(CallBase &I) {
@@ -93,7 +85,7 @@ bool ReverseBuilder::forwardCallToDefined(CallBase &I) {
   SmallVector<Value *, 8> Args(Clone->args());
   for (auto [U, A] : zip(I.args(), Callee.Args))
     if (A == Activity::Shadowed) {
-      Value *Sh = S.shadowInForward(U, &I);
+      Value *Sh = S.Cloning.shadowOf(U, &I);
       if (!Sh)
         return false;
       Args.push_back(Sh);

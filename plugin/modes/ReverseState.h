@@ -15,6 +15,7 @@
 #include "analysis/ActivityAnalysis.h"
 #include "modes/AnalysisFacts.h"
 #include "modes/DerivativeCache.h"
+#include "modes/ShadowCloning.h"
 #include "primal/CountedLoops.h"
 #include "primal/TapeReservation.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -31,15 +32,6 @@ struct ReverseState {
                llvm::Function *Primal, llvm::Function *Forward,
                llvm::Function *Reverse);
 
-  /// The shadow of a primal pointer in the forward sweep; nullptr (after an
-  /// error) if it has none.
-  llvm::Value *shadowInForward(llvm::Value *Orig, llvm::Instruction *User);
-  llvm::Value *cloneOf(llvm::Value *Orig) {
-    return llvm::isa<llvm::Constant>(Orig)
-               ? Orig
-               : static_cast<llvm::Value *>(VMap[Orig]);
-  }
-
   ADContext &Ctx;
   const DerivativeSignature &Sig;
   llvm::Function *Primal, *FwdF, *RevF;
@@ -55,6 +47,8 @@ struct ReverseState {
   /// the forward sweep.
   llvm::ValueToValueMapTy VMap;
   llvm::DenseMap<const llvm::Value *, llvm::Value *> Shadows;
+  /// The forward sweep's clone and shadows, as forward mode makes them too.
+  ShadowCloning Cloning;
   /// Shadows allocated on the heap, freed when the reverse sweep reaches the
   /// allocation.
   llvm::DenseSet<const llvm::Value *> HeapShadows;
