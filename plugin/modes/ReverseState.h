@@ -38,8 +38,11 @@ struct ReverseState {
   bool Combined;
   ActivityAnalysis AA;
   AnalysisFacts Facts;
-  llvm::DominatorTree DT;
-  llvm::LoopInfo LI;
+  /// The primal's, from the analysis manager: nothing changes the primal
+  /// while its derivative is built (the canonical primal's rewrites, which
+  /// do, invalidate them first), and the results are held no longer.
+  llvm::DominatorTree &DT;
+  llvm::LoopInfo &LI;
   const CountedLoopMap &Counted;
   const IterationBoundMap &Bounds;
 
