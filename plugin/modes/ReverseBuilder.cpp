@@ -117,7 +117,6 @@ bool ReverseBuilder::cloneForward() {
   // emitReverseEntryAndExit).
   if (!S.Combined && S.Sig.ReturnActive &&
       isPointerLike(S.Primal->getReturnType())) {
-    IRBuilder<> &B = S.B;
     auto *Ret = cast<ReturnInst>(S.VMap[S.ReturnBlock->getTerminator()]);
     B.SetInsertPoint(Ret);
     Value *V = S.ReturnBlock->getTerminator()->getOperand(0);

@@ -56,6 +56,7 @@ private:
   // --- Adjoints of instructions (ReverseInstructions.cpp) ---
   bool reverseVisit(llvm::Instruction &I);
   bool reverseStructural(llvm::Instruction &I, llvm::Value *DY);
+  void reverseShuffle(llvm::ShuffleVectorInst &SV, llvm::Value *DY);
   bool reverseStore(llvm::StoreInst &I);
 
   // --- Calls, in both sweeps (ReverseCalls.cpp): what the callee's row

@@ -75,7 +75,6 @@ void ReverseControlFlow::emitReverseTerminator(BasicBlock *BB) {
 
   SmallVector<BasicBlock *, 2> &P = S.Preds[BB];
   if (P.empty()) {
-    IRBuilder<> &B = S.B;
     B.CreateBr(RevExit);
     return;
   }
@@ -144,7 +143,6 @@ void ReverseControlFlow::emitReverseEntryAndExit() {
   Value *Result = nullptr;
   Type *RetTy = S.RevF->getReturnType();
   if (!RetTy->isVoidTy()) {
-    IRBuilder<> &B = S.B;
     Result = PoisonValue::get(RetTy);
     unsigned Field = 0;
     for (auto [Arg, Act] : zip(S.Primal->args(), S.Sig.Args))
@@ -207,9 +205,13 @@ ReverseControlFlow::decidingBranch(BasicBlock *BB) {
   return It->second;
 }
 
-bool ReverseControlFlow::emitReplayedJoin(
-    BasicBlock *J, function_ref<void(BasicBlock *)> EmitEdge) {
-  IRBuilder<> &B = S.B;
+struct ReverseControlFlow::ReplayStep {
+  Value *Cond = nullptr; ///< Null: unconditional.
+  SmallVector<std::pair<BasicBlock *, BasicBlock *>, 2> Next; ///< (to, via)
+};
+
+bool ReverseControlFlow::planReplay(BasicBlock *J,
+                                    MapVector<BasicBlock *, ReplayStep> &Plan) {
   // Which predecessor J was entered from is where the branches from its
   // immediate dominator D led. When every condition on the way can be
   // computed again at J's reverse block without the tape, the reverse
@@ -221,11 +223,6 @@ bool ReverseControlFlow::emitReplayedJoin(
     return false;
   BasicBlock *D = Node->getIDom()->getBlock();
   Loop *LJ = S.LI.getLoopFor(J);
-  struct Step {
-    Value *Cond = nullptr; ///< Null: unconditional.
-    SmallVector<std::pair<BasicBlock *, BasicBlock *>, 2> Next; ///< (to, via)
-  };
-  MapVector<BasicBlock *, Step> Plan;
   DenseSet<BasicBlock *> Active;
   constexpr unsigned MaxBlocks = 64;
   auto Legal = [&](Value *Cond) {
@@ -266,8 +263,16 @@ bool ReverseControlFlow::emitReplayedJoin(
     Active.erase(X);
     return true;
   };
-  if (!Visit(D))
+  return Visit(D);
+}
+
+bool ReverseControlFlow::emitReplayedJoin(
+    BasicBlock *J, function_ref<void(BasicBlock *)> EmitEdge) {
+  MapVector<BasicBlock *, ReplayStep> Plan;
+  if (!planReplay(J, Plan))
     return false;
+  // Every predecessor must be where some path of the plan enters J.
+  SmallVector<BasicBlock *, 2> &P = S.Preds[J];
   DenseMap<BasicBlock *, BasicBlock *> EdgeOf;
   for (auto &[X, St] : Plan)
     for (auto &[To, Via] : St.Next)
@@ -276,6 +281,7 @@ bool ReverseControlFlow::emitReplayedJoin(
   if (EdgeOf.size() != P.size())
     return false;
 
+  IRBuilder<> &B = S.B;
   LLVMContext &C = S.Ctx.M.getContext();
   for (BasicBlock *Pred : P)
     EdgeOf[Pred] = BasicBlock::Create(
@@ -284,9 +290,8 @@ bool ReverseControlFlow::emitReplayedJoin(
   for (auto &[X, St] : Plan)
     Replay[X] = BasicBlock::Create(
         C, "rev.replay." + X->getName() + "." + J->getName(), S.RevF);
-  B.CreateBr(Replay[D]);
+  B.CreateBr(Replay[Plan.front().first]); // The immediate dominator.
   for (auto &[X, St] : Plan) {
-    IRBuilder<> &B = S.B;
     B.SetInsertPoint(Replay[X]);
     auto Target = [&](auto &Edge) {
       return Edge.first == J ? EdgeOf[Edge.second] : Replay[Edge.first];
@@ -361,7 +366,6 @@ void ReverseControlFlow::emitCountedHeaderTerminator(
 
   B.SetInsertPoint(ToLatch);
   for (const Recurrence &R : CL.IVs) {
-    IRBuilder<> &B = S.B;
     Value *V = Values.inductionInReverse(R);
     Value *Previous =
         V->getType()->isPointerTy()

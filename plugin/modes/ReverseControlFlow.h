@@ -23,6 +23,7 @@
 #define AD_MODES_REVERSECONTROLFLOW_H
 
 #include "modes/ReverseState.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace ad {
 
@@ -69,6 +70,14 @@ private:
   /// some condition on the way needs the tape.
   bool emitReplayedJoin(llvm::BasicBlock *J,
                         llvm::function_ref<void(llvm::BasicBlock *)> EmitEdge);
+  /// One block of a replayed region: its branch condition and successors
+  /// (to, via: the exiting block of a loop stepped over, else the block).
+  struct ReplayStep;
+  /// The branches from \p J's immediate dominator (first in \p Plan) to J;
+  /// false when some condition on the way needs the tape, or the region has
+  /// a cycle or is too large.
+  bool planReplay(llvm::BasicBlock *J,
+                  llvm::MapVector<llvm::BasicBlock *, ReplayStep> &Plan);
   /// On the reverse edge into \p To from \p From (the reverse of a loop
   /// exit), sets the slots of the counted loops it enters.
   void enterCountedLoops(llvm::BasicBlock *From, llvm::BasicBlock *To);

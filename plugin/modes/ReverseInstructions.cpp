@@ -128,27 +128,9 @@ bool ReverseBuilder::reverseStructural(Instruction &I, Value *DY) {
         B.CreateInsertElement(DY, adjointZero(Elt->getType()), Idx));
     return true;
   }
-  case Instruction::ShuffleVector: {
-    auto *SV = cast<ShuffleVectorInst>(&I);
-    Value *V1 = SV->getOperand(0), *V2 = SV->getOperand(1);
-    auto *InTy = cast<FixedVectorType>(V1->getType());
-    unsigned N = InTy->getNumElements();
-    Value *D1 = adjointZero(InTy), *D2 = D1;
-    ArrayRef<int> Mask = SV->getShuffleMask();
-    for (unsigned Lane = 0; Lane < Mask.size(); ++Lane) {
-      int M = Mask[Lane];
-      if (M < 0)
-        continue;
-      Value *&D = unsigned(M) < N ? D1 : D2;
-      unsigned Src = unsigned(M) % N;
-      Value *Sum = B.CreateFAdd(B.CreateExtractElement(D, Src),
-                                B.CreateExtractElement(DY, Lane));
-      D = B.CreateInsertElement(D, Sum, Src);
-    }
-    Adjoints.addAdjoint(V1, D1);
-    Adjoints.addAdjoint(V2, D2);
+  case Instruction::ShuffleVector:
+    reverseShuffle(cast<ShuffleVectorInst>(I), DY);
     return true;
-  }
   default:
     break;
   }
@@ -157,6 +139,29 @@ bool ReverseBuilder::reverseStructural(Instruction &I, Value *DY) {
                        I.getOpcodeName() + "'",
                    "rewrite this operation or report it as a missing rule");
   return false;
+}
+
+/// Each lane of the result came from one lane of the two inputs (or none):
+/// its adjoint goes back there, summed where a lane was used twice.
+void ReverseBuilder::reverseShuffle(ShuffleVectorInst &SV, Value *DY) {
+  IRBuilder<> &B = S.B;
+  Value *V1 = SV.getOperand(0), *V2 = SV.getOperand(1);
+  auto *InTy = cast<FixedVectorType>(V1->getType());
+  unsigned N = InTy->getNumElements();
+  Value *D1 = adjointZero(InTy), *D2 = D1;
+  ArrayRef<int> Mask = SV.getShuffleMask();
+  for (unsigned Lane = 0; Lane < Mask.size(); ++Lane) {
+    int M = Mask[Lane];
+    if (M < 0)
+      continue;
+    Value *&D = unsigned(M) < N ? D1 : D2;
+    unsigned Src = unsigned(M) % N;
+    Value *Sum = B.CreateFAdd(B.CreateExtractElement(D, Src),
+                              B.CreateExtractElement(DY, Lane));
+    D = B.CreateInsertElement(D, Sum, Src);
+  }
+  Adjoints.addAdjoint(V1, D1);
+  Adjoints.addAdjoint(V2, D2);
 }
 
 bool ReverseBuilder::reverseStore(StoreInst &I) {
