@@ -1,94 +1,103 @@
 //===- ReverseCalls.cpp - Reverse mode's side of the call rows ------------===//
+//
+// Calls in both sweeps: the emitters the call rows write through, and the
+// rows of calls to defined functions, whose derivative is another split
+// derivative from the cache (its augmented forward sweep here, its adjoint
+// in the reverse sweep, the tape shared).
+//
+//===----------------------------------------------------------------------===//
 #include "modes/ReverseCalls.h"
+#include "analysis/CallSignature.h"
 #include "core/IRHelpers.h"
-#include "rules/CallRows.h"
+#include "modes/RowDispatch.h"
 
 using namespace llvm;
 
 namespace ad {
 
-ForwardSweepCalls::ForwardSweepCalls(ReverseBuilder &R)
-    : ShadowEmitter(R.B, R.Ctx.Runtime, R.Ctx.Diag, R.Facts), R(R) {}
+ReverseBuilder::ForwardSweepCalls::ForwardSweepCalls(ReverseBuilder &R)
+    : ShadowEmitter(R.S.B, R.S.Ctx.Runtime, R.S.Ctx.Diag, R.S.Facts), R(R) {}
 
-Value *ForwardSweepCalls::primal(Value *V) { return R.cloneOf(V); }
-Value *ForwardSweepCalls::shadow(Value *V, Instruction *At) {
-  return R.shadowInForward(V, At);
+Value *ReverseBuilder::ForwardSweepCalls::primal(Value *V) {
+  return R.S.Cloning.cloneOf(V);
 }
-bool ForwardSweepCalls::callDerivativeOfCallee(CallBase &Call) {
+Value *ReverseBuilder::ForwardSweepCalls::shadow(Value *V, Instruction *At) {
+  return R.S.Cloning.shadowOf(V, At);
+}
+bool ReverseBuilder::ForwardSweepCalls::callDerivativeOfCallee(CallBase &Call) {
   return R.forwardCallToDefined(Call);
 }
-CallBase &ForwardSweepCalls::clone(CallBase &Call) {
-  return *cast<CallBase>(R.VMap[&Call]);
+CallBase &ReverseBuilder::ForwardSweepCalls::clone(CallBase &Call) {
+  return R.S.Cloning.cloneOf(Call);
 }
-void ForwardSweepCalls::setShadow(CallBase &Call, Value *S) {
-  R.Shadows[&Call] = S;
+void ReverseBuilder::ForwardSweepCalls::setShadow(CallBase &Call, Value *S) {
+  R.S.Cloning.setShadow(&Call, S);
 }
-void ForwardSweepCalls::keepHeapShadow(CallBase &Call, Value *S) {
-  R.Shadows[&Call] = S;
-  R.HeapShadows.insert(&Call);
+void ReverseBuilder::ForwardSweepCalls::keepHeapShadow(CallBase &Call,
+                                                       Value *S) {
+  R.S.Shadows[&Call] = S;
+  R.S.HeapShadows.insert(&Call);
 }
 
-AdjointCalls::AdjointCalls(ReverseBuilder &R)
-    : AdjointEmitter(R.B, R.Ctx.Runtime, R.Ctx.Diag, R.Facts), R(R) {}
+ReverseBuilder::AdjointCalls::AdjointCalls(ReverseBuilder &R)
+    : AdjointEmitter(R.S.B, R.S.Ctx.Runtime, R.S.Ctx.Diag, R.S.Facts), R(R) {}
 
-Value *AdjointCalls::primal(Value *V) { return R.primalInReverse(V); }
-Value *AdjointCalls::shadow(Value *V, Instruction *At) {
-  return R.shadowInReverse(V, At);
+Value *ReverseBuilder::AdjointCalls::primal(Value *V) {
+  return R.Values.primalInReverse(V);
 }
-bool AdjointCalls::callDerivativeOfCallee(CallBase &Call) {
+Value *ReverseBuilder::AdjointCalls::shadow(Value *V, Instruction *At) {
+  return R.Values.shadowInReverse(V, At);
+}
+bool ReverseBuilder::AdjointCalls::callDerivativeOfCallee(CallBase &Call) {
   return R.reverseCallToDefined(Call);
 }
-void AdjointCalls::addAdjoint(Value *V, Value *D) { R.addAdjoint(V, D); }
-bool AdjointCalls::hasHeapShadow(const CallBase &Call) const {
-  return R.HeapShadows.count(&Call);
+void ReverseBuilder::AdjointCalls::addAdjoint(Value *V, Value *D) {
+  R.Adjoints.addAdjoint(V, D);
 }
-AllocaInst *AdjointCalls::scratchSlot(Type *T, const Twine &Name) {
-  return R.scratchSlot(T, Name);
+bool ReverseBuilder::AdjointCalls::hasHeapShadow(const CallBase &Call) const {
+  return R.S.HeapShadows.count(&Call);
+}
+AllocaInst *ReverseBuilder::AdjointCalls::scratchSlot(Type *T,
+                                                      const Twine &Name) {
+  return R.Adjoints.scratchSlot(T, Name);
 }
 
 bool ReverseBuilder::forwardCall(CallBase &I) {
-  CalleeInfo Info = classifyCallee(I);
-  auto *Forward = rowOf(Info.Kind).Forward;
-  if (!Forward)
-    return true;
   ForwardSweepCalls E(*this);
-  return Forward(E, I, Info);
+  return emitByRow(I, &CallRow::Forward, E);
 }
 
 bool ReverseBuilder::reverseCall(CallBase &I, Value *DY) {
-  CalleeInfo Info = classifyCallee(I);
-  auto *Adjoint = rowOf(Info.Kind).Adjoint;
-  if (!Adjoint)
-    return true;
   AdjointCalls E(*this);
-  return Adjoint(E, I, Info, DY);
+  return emitByRow(I, &CallRow::Adjoint, E, DY);
 }
 
 bool ReverseBuilder::forwardCallToDefined(CallBase &I) {
+  IRBuilder<> &B = S.B;
   std::optional<DerivativeSignature> Sig = calleeSignature(I);
   if (!Sig)
     return true;
   const DerivativeSignature &Callee = *Sig;
-  SplitDerivative D = Ctx.Cache->split(Callee);
+  SplitDerivative D = S.Ctx.Cache->split(Callee);
   if (!D)
     return false;
-  auto *Clone = cast<CallBase>(VMap[&I]);
+  auto *Clone = cast<CallBase>(S.VMap[&I]);
   SmallVector<Value *, 8> Args(Clone->args());
   for (auto [U, A] : zip(I.args(), Callee.Args))
     if (A == Activity::Shadowed) {
-      Value *S = shadowInForward(U, &I);
-      if (!S)
+      Value *Sh = S.Cloning.shadowOf(U, &I);
+      if (!Sh)
         return false;
-      Args.push_back(S);
+      Args.push_back(Sh);
     }
-  Args.push_back(TapeFwd);
+  Args.push_back(S.TapeFwd);
   B.SetInsertPoint(Clone);
   CallInst *New = B.CreateCall(D.Augmented, Args);
   New->setDebugLoc(Clone->getDebugLoc());
   Value *Result = New;
   if (Callee.ReturnActive && isPointerLike(I.getType())) {
     Result = B.CreateExtractValue(New, 0);
-    Shadows[&I] = B.CreateExtractValue(New, 1, I.getName() + ".shadow");
+    S.Shadows[&I] = B.CreateExtractValue(New, 1, I.getName() + ".shadow");
   }
   Clone->replaceAllUsesWith(Result);
   Clone->eraseFromParent();
@@ -96,23 +105,37 @@ bool ReverseBuilder::forwardCallToDefined(CallBase &I) {
 }
 
 bool ReverseBuilder::reverseCallToDefined(CallBase &I) {
+  IRBuilder<> &B = S.B;
   std::optional<DerivativeSignature> Sig = calleeSignature(I);
   if (!Sig)
     return true;
   const DerivativeSignature &Callee = *Sig;
-  SplitDerivative D = Ctx.Cache->split(Callee);
+  SplitDerivative D = S.Ctx.Cache->split(Callee);
   if (!D)
     return false;
   SmallVector<Value *, 2> Args;
   if (Callee.ReturnActive && isDifferentiableType(I.getType()))
-    Args.push_back(takeAdjoint(&I));
-  Args.push_back(TapeRev);
-  CallInst *Adjoints = B.CreateCall(D.Adjoint, Args);
+    Args.push_back(Adjoints.takeAdjoint(&I));
+  Args.push_back(S.TapeRev);
+  CallInst *Result = B.CreateCall(D.Adjoint, Args);
   unsigned Field = 0;
   for (auto [U, A] : zip(I.args(), Callee.Args))
     if (A == Activity::Active)
-      addAdjoint(U, B.CreateExtractValue(Adjoints, Field++));
+      Adjoints.addAdjoint(U, B.CreateExtractValue(Result, Field++));
   return true;
+}
+
+std::optional<DerivativeSignature>
+ReverseBuilder::calleeSignature(CallBase &I) {
+  // Asked twice per call, by the forward and the reverse sweep.
+  auto [It, New] = CalleeSignatures.try_emplace(&I);
+  if (!New)
+    return It->second;
+  std::optional<DerivativeSignature> Callee =
+      signatureForCall(I, S.AA, DerivativeKind::Split);
+  if (Callee)
+    std::tie(Callee->KeptArgs, Callee->UnwrittenArgs) = Values.keptArguments(I);
+  return CalleeSignatures[&I] = Callee;
 }
 
 } // namespace ad

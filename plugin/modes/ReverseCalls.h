@@ -1,10 +1,12 @@
-//===- ReverseCalls.h - Reverse mode's side of the call rows -----*- C++ -*-===//
+//===- ReverseCalls.h - Reverse mode's side of the call rows ----*- C++ -*-===//
 //
 // The call rows (rules/CallRows.h) emit through two views of a
 // ReverseBuilder: the forward sweep's (the clone, shadows in the forward
 // function, heap shadows kept for the reverse sweep) and the reverse
 // sweep's (primal values and shadows as the reverse sweep gets them,
-// adjoints). The arithmetic instructions' rules use the second too.
+// adjoints). The arithmetic instructions' rules use the second too. They are
+// nested in ReverseBuilder because a call to a defined function comes back
+// to it (its augmented forward sweep and adjoint, ReverseCalls.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef AD_MODES_REVERSECALLS_H
@@ -15,7 +17,7 @@
 
 namespace ad {
 
-class ForwardSweepCalls final : public ShadowEmitter {
+class ReverseBuilder::ForwardSweepCalls final : public ShadowEmitter {
 public:
   explicit ForwardSweepCalls(ReverseBuilder &R);
   llvm::Value *primal(llvm::Value *V) override;
@@ -29,7 +31,7 @@ private:
   ReverseBuilder &R;
 };
 
-class AdjointCalls final : public AdjointEmitter {
+class ReverseBuilder::AdjointCalls final : public AdjointEmitter {
 public:
   explicit AdjointCalls(ReverseBuilder &R);
   llvm::Value *primal(llvm::Value *V) override;

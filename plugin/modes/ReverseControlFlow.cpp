@@ -1,15 +1,17 @@
-//===- ReverseControlFlow.cpp - Reverse mode: paths without the tape ------===//
+//===- ReverseControlFlow.cpp - Reverse mode: the way back ----------------===//
 //
-// How the reverse sweep knows the way back without reading it from the tape:
-// counted loops (their induction variables counted down in slots), joins
-// whose predecessor a branch decides or a replay of branches finds, and the
-// values a loop's reverse blocks need that do not change inside the loop
-// (read once where the reverse sweep enters it).
+// How the reverse sweep knows the way back (see ReverseControlFlow.h),
+// preferably without reading it from the tape: counted loops (their
+// induction variables counted down in slots), joins whose predecessor a
+// branch decides or a replay of branches finds, and the recorded
+// predecessor index otherwise.
 //
 //===----------------------------------------------------------------------===//
-#include "modes/ReverseBuilder.h"
+#include "modes/ReverseControlFlow.h"
+#include "core/IRHelpers.h"
+#include "modes/AdjointSlots.h"
+#include "modes/PrimalInReverse.h"
 #include "llvm/ADT/MapVector.h"
-#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/IR/Module.h"
 #include <functional>
 
@@ -17,34 +19,176 @@ using namespace llvm;
 
 namespace ad {
 
-std::optional<ReverseBuilder::DecidingBranch>
-ReverseBuilder::decidingBranch(BasicBlock *BB) {
+void ReverseControlFlow::createPredecessorIndices() {
+  DenseSet<BasicBlock *> Live(S.LiveBlocks.begin(), S.LiveBlocks.end());
+  for (BasicBlock *BB : S.LiveBlocks) {
+    SmallVector<BasicBlock *, 2> &P = S.Preds[BB];
+    for (BasicBlock *Pred : predecessors(BB))
+      if (Live.count(Pred) && !is_contained(P, Pred))
+        P.push_back(Pred);
+    if (P.size() < 2)
+      continue;
+    auto *CloneBB = cast<BasicBlock>(S.VMap[BB]);
+    Type *I32 = Type::getInt32Ty(S.Ctx.M.getContext());
+    PHINode *Idx = PHINode::Create(I32, P.size(), "from", CloneBB->begin());
+    for (BasicBlock *ClonePred : predecessors(CloneBB)) {
+      unsigned K = 0;
+      for (unsigned J = 0; J < P.size(); ++J)
+        if (S.VMap[P[J]] == ClonePred)
+          K = J;
+      Idx->addIncoming(ConstantInt::get(I32, K), ClonePred);
+    }
+    PredIndex[BB] = Idx;
+  }
+}
+
+void ReverseControlFlow::createReverseBlocks() {
+  IRBuilder<> &B = S.B;
+  LLVMContext &C = S.Ctx.M.getContext();
+  if (!S.Combined) {
+    RevEntry = BasicBlock::Create(C, "entry", S.RevF);
+    B.SetInsertPoint(RevEntry);
+    // Slots go before everything; a no-op anchor marks the spot.
+    Adjoints.placeSlotsAfter(
+        B.CreateAlloca(B.getInt8Ty(), nullptr, "slots.begin"));
+  }
+  for (BasicBlock *BB : S.LiveBlocks)
+    S.RevBlocks[BB] = BasicBlock::Create(C, "rev." + BB->getName(), S.RevF);
+  RevExit = BasicBlock::Create(C, "rev.exit", S.RevF);
+}
+
+void ReverseControlFlow::emitReverseTerminator(BasicBlock *BB) {
+  IRBuilder<> &B = S.B;
+  // Adjoints of this block's phis, read before any of them is updated:
+  // phis execute in parallel.
+  SmallVector<std::pair<PHINode *, Value *>, 4> PhiAdjoints;
+  for (PHINode &Phi : BB->phis())
+    if (S.AA.isVaried(&Phi))
+      PhiAdjoints.push_back({&Phi, Adjoints.takeAdjoint(&Phi)});
+
+  auto EmitEdge = [&](BasicBlock *Pred) {
+    for (auto &[Phi, D] : PhiAdjoints)
+      Adjoints.addAdjoint(Phi->getIncomingValueForBlock(Pred), D);
+    enterCountedLoops(BB, Pred);
+    B.CreateBr(S.RevBlocks[Pred]);
+  };
+
+  SmallVector<BasicBlock *, 2> &P = S.Preds[BB];
+  if (P.empty()) {
+    B.CreateBr(RevExit);
+    return;
+  }
+  if (auto It = S.Counted.find(BB); It != S.Counted.end()) {
+    emitCountedHeaderTerminator(It->second, PhiAdjoints);
+    return;
+  }
+  if (P.size() == 1) {
+    EmitEdge(P[0]);
+    return;
+  }
+  LLVMContext &C = S.Ctx.M.getContext();
+  if (std::optional<DecidingBranch> D = decidingBranch(BB)) {
+    Value *Cond = Values.primalInReverse(D->Cond);
+    BasicBlock *Edge[2];
+    for (unsigned K = 0; K < 2; ++K)
+      Edge[K] = BasicBlock::Create(
+          C, "rev.edge." + P[K]->getName() + "." + BB->getName(), S.RevF);
+    B.CreateCondBr(Cond, Edge[D->IfTrue], Edge[D->IfFalse]);
+    for (unsigned K = 0; K < 2; ++K) {
+      B.SetInsertPoint(Edge[K]);
+      EmitEdge(P[K]);
+    }
+    return;
+  }
+  if (emitReplayedJoin(BB, EmitEdge))
+    return;
+  Value *From = Values.fromForward(PredIndex[BB], /*Direct=*/false);
+  SmallVector<BasicBlock *, 4> Edges;
+  for (BasicBlock *Pred : P)
+    Edges.push_back(BasicBlock::Create(
+        C, "rev.edge." + Pred->getName() + "." + BB->getName(), S.RevF));
+  SwitchInst *Sw = B.CreateSwitch(From, Edges[0], P.size() - 1);
+  for (unsigned K = 1; K < P.size(); ++K)
+    Sw->addCase(B.getInt32(K), Edges[K]);
+  for (unsigned K = 0; K < P.size(); ++K) {
+    B.SetInsertPoint(Edges[K]);
+    EmitEdge(P[K]);
+  }
+}
+
+void ReverseControlFlow::emitReverseEntryAndExit() {
+  IRBuilder<> &B = S.B;
+  // Where the reverse sweep starts: seed the returned value's adjoint.
+  Instruction *PrimalRet = S.ReturnBlock->getTerminator();
+  Value *Seed = nullptr;
+  if (S.Sig.ReturnActive && isDifferentiableType(S.Primal->getReturnType()))
+    Seed =
+        S.Combined ? S.RevF->getArg(S.RevF->arg_size() - 1) : S.RevF->getArg(0);
+  if (S.Combined) {
+    auto *Ret = cast<Instruction>(S.VMap[PrimalRet]);
+    B.SetInsertPoint(Ret);
+    if (Seed)
+      Adjoints.addAdjoint(PrimalRet->getOperand(0), Seed);
+    B.CreateBr(S.RevBlocks[S.ReturnBlock]);
+    Ret->eraseFromParent();
+  } else {
+    B.SetInsertPoint(RevEntry);
+    if (Seed)
+      Adjoints.addAdjoint(PrimalRet->getOperand(0), Seed);
+    B.CreateBr(S.RevBlocks[S.ReturnBlock]);
+  }
+
+  // Where it ends: return the adjoints of the active arguments.
+  B.SetInsertPoint(RevExit);
+  Value *Result = nullptr;
+  Type *RetTy = S.RevF->getReturnType();
+  if (!RetTy->isVoidTy()) {
+    Result = PoisonValue::get(RetTy);
+    unsigned Field = 0;
+    for (auto [Arg, Act] : zip(S.Primal->args(), S.Sig.Args))
+      if (Act == Activity::Active) {
+        // Adding +0.0 turns an untouched accumulator's -0.0 into +0.0.
+        Value *D = addPositiveZero(B, Adjoints.takeAdjoint(&Arg));
+        Result = B.CreateInsertValue(Result, D, Field++);
+      }
+  }
+  if (S.Combined)
+    B.CreateCall(S.Ctx.Runtime.tapeFree(), {S.TapeRev});
+  if (Result)
+    B.CreateRet(Result);
+  else
+    B.CreateRetVoid();
+}
+
+std::optional<ReverseControlFlow::DecidingBranch>
+ReverseControlFlow::decidingBranch(BasicBlock *BB) {
   auto [It, Inserted] = Deciding.try_emplace(BB);
   if (!Inserted)
     return It->second;
-  SmallVector<BasicBlock *, 2> &P = Preds[BB];
-  if (P.size() != 2 || LI.isLoopHeader(BB) || !DT.getNode(BB)->getIDom())
+  SmallVector<BasicBlock *, 2> &P = S.Preds[BB];
+  if (P.size() != 2 || S.LI.isLoopHeader(BB) || !S.DT.getNode(BB)->getIDom())
     return std::nullopt;
-  BasicBlock *D = DT.getNode(BB)->getIDom()->getBlock();
+  BasicBlock *D = S.DT.getNode(BB)->getIDom()->getBlock();
   auto *Br = dyn_cast<BranchInst>(D->getTerminator());
-  Loop *L = LI.getLoopFor(BB);
-  if (!Br || !Br->isConditional() || LI.getLoopFor(D) != L ||
+  Loop *L = S.LI.getLoopFor(BB);
+  if (!Br || !Br->isConditional() || S.LI.getLoopFor(D) != L ||
       Br->getSuccessor(0) == Br->getSuccessor(1))
     return std::nullopt;
   // The blocks one direction reaches before BB, within one iteration of the
   // enclosing loop (inner loops included).
-  auto Side = [&](BasicBlock *S) {
+  auto Side = [&](BasicBlock *Succ) {
     SmallPtrSet<BasicBlock *, 16> Seen;
-    if (S == BB) {
+    if (Succ == BB) {
       Seen.insert(D);
       return Seen;
     }
-    SmallVector<BasicBlock *, 16> Work{S};
-    Seen.insert(S);
+    SmallVector<BasicBlock *, 16> Work{Succ};
+    Seen.insert(Succ);
     while (!Work.empty()) {
       BasicBlock *X = Work.pop_back_val();
       for (BasicBlock *Y : successors(X))
-        if (Y != BB && Y != D && (!L || (L->contains(Y) && Y != L->getHeader())) &&
+        if (Y != BB && Y != D &&
+            (!L || (L->contains(Y) && Y != L->getHeader())) &&
             Seen.insert(Y).second)
           Work.push_back(Y);
     }
@@ -61,30 +205,30 @@ ReverseBuilder::decidingBranch(BasicBlock *BB) {
   return It->second;
 }
 
-bool ReverseBuilder::emitReplayedJoin(
-    BasicBlock *J, function_ref<void(BasicBlock *)> EmitEdge) {
+struct ReverseControlFlow::ReplayStep {
+  Value *Cond = nullptr; ///< Null: unconditional.
+  SmallVector<std::pair<BasicBlock *, BasicBlock *>, 2> Next; ///< (to, via)
+};
+
+bool ReverseControlFlow::planReplay(BasicBlock *J,
+                                    MapVector<BasicBlock *, ReplayStep> &Plan) {
   // Which predecessor J was entered from is where the branches from its
   // immediate dominator D led. When every condition on the way can be
   // computed again at J's reverse block without the tape, the reverse
   // replays them: a copy of the branches from D to J, with each loop on
   // the way (not around J) stepped over to its one exit.
-  SmallVector<BasicBlock *, 2> &P = Preds[J];
-  DomTreeNode *Node = DT.getNode(J);
-  if (LI.isLoopHeader(J) || !Node || !Node->getIDom())
+  SmallVector<BasicBlock *, 2> &P = S.Preds[J];
+  DomTreeNode *Node = S.DT.getNode(J);
+  if (S.LI.isLoopHeader(J) || !Node || !Node->getIDom())
     return false;
   BasicBlock *D = Node->getIDom()->getBlock();
-  Loop *LJ = LI.getLoopFor(J);
-  struct Step {
-    Value *Cond = nullptr; ///< Null: unconditional.
-    SmallVector<std::pair<BasicBlock *, BasicBlock *>, 2> Next; ///< (to, via)
-  };
-  MapVector<BasicBlock *, Step> Plan;
+  Loop *LJ = S.LI.getLoopFor(J);
   DenseSet<BasicBlock *> Active;
   constexpr unsigned MaxBlocks = 64;
   auto Legal = [&](Value *Cond) {
     auto *I = dyn_cast<Instruction>(Cond);
-    return !I || DT.dominates(I->getParent(), J) ||
-           speculatableWithoutTape(Cond, 0);
+    return !I || S.DT.dominates(I->getParent(), J) ||
+           Values.speculatableWithoutTape(Cond, 0);
   };
   std::function<bool(BasicBlock *)> Visit = [&](BasicBlock *X) -> bool {
     if (Plan.count(X))
@@ -96,30 +240,39 @@ bool ReverseBuilder::emitReplayedJoin(
       return false;
     Plan[X].Cond = Br->isConditional() ? Br->getCondition() : nullptr;
     Active.insert(X);
-    for (BasicBlock *S : successors(X)) {
+    for (BasicBlock *To : successors(X)) {
       BasicBlock *Via = X;
-      while (S != J && LI.isLoopHeader(S) && !LI.getLoopFor(S)->contains(J)) {
-        Loop *L = LI.getLoopFor(S);
+      while (To != J && S.LI.isLoopHeader(To) &&
+             !S.LI.getLoopFor(To)->contains(J)) {
+        Loop *L = S.LI.getLoopFor(To);
         if (!L->getExitBlock() || !L->getExitingBlock())
           return false;
         Via = L->getExitingBlock();
-        S = L->getExitBlock();
+        To = L->getExitBlock();
       }
-      if (S == J) {
+      if (To == J) {
         if (!is_contained(P, Via))
           return false;
-      } else if (S == D || !DT.dominates(D, S) ||
-                 (LJ && (!LJ->contains(S) || S == LJ->getHeader())) ||
-                 !Visit(S)) {
+      } else if (To == D || !S.DT.dominates(D, To) ||
+                 (LJ && (!LJ->contains(To) || To == LJ->getHeader())) ||
+                 !Visit(To)) {
         return false;
       }
-      Plan[X].Next.push_back({S, Via});
+      Plan[X].Next.push_back({To, Via});
     }
     Active.erase(X);
     return true;
   };
-  if (!Visit(D))
+  return Visit(D);
+}
+
+bool ReverseControlFlow::emitReplayedJoin(
+    BasicBlock *J, function_ref<void(BasicBlock *)> EmitEdge) {
+  MapVector<BasicBlock *, ReplayStep> Plan;
+  if (!planReplay(J, Plan))
     return false;
+  // Every predecessor must be where some path of the plan enters J.
+  SmallVector<BasicBlock *, 2> &P = S.Preds[J];
   DenseMap<BasicBlock *, BasicBlock *> EdgeOf;
   for (auto &[X, St] : Plan)
     for (auto &[To, Via] : St.Next)
@@ -128,22 +281,23 @@ bool ReverseBuilder::emitReplayedJoin(
   if (EdgeOf.size() != P.size())
     return false;
 
-  LLVMContext &C = Ctx.M.getContext();
+  IRBuilder<> &B = S.B;
+  LLVMContext &C = S.Ctx.M.getContext();
   for (BasicBlock *Pred : P)
     EdgeOf[Pred] = BasicBlock::Create(
-        C, "rev.edge." + Pred->getName() + "." + J->getName(), RevF);
+        C, "rev.edge." + Pred->getName() + "." + J->getName(), S.RevF);
   DenseMap<BasicBlock *, BasicBlock *> Replay;
   for (auto &[X, St] : Plan)
     Replay[X] = BasicBlock::Create(
-        C, "rev.replay." + X->getName() + "." + J->getName(), RevF);
-  B.CreateBr(Replay[D]);
+        C, "rev.replay." + X->getName() + "." + J->getName(), S.RevF);
+  B.CreateBr(Replay[Plan.front().first]); // The immediate dominator.
   for (auto &[X, St] : Plan) {
     B.SetInsertPoint(Replay[X]);
     auto Target = [&](auto &Edge) {
       return Edge.first == J ? EdgeOf[Edge.second] : Replay[Edge.first];
     };
     if (St.Cond)
-      B.CreateCondBr(primalInReverse(St.Cond), Target(St.Next[0]),
+      B.CreateCondBr(Values.primalInReverse(St.Cond), Target(St.Next[0]),
                      Target(St.Next[1]));
     else
       B.CreateBr(Target(St.Next[0]));
@@ -155,187 +309,72 @@ bool ReverseBuilder::emitReplayedJoin(
   return true;
 }
 
-const Recurrence *ReverseBuilder::inductionInScope(const Value *Orig) const {
-  auto *Phi = dyn_cast<PHINode>(Orig);
-  const Recurrence *R = Phi ? Inductions.lookup(Phi) : nullptr;
-  if (!R || !CurBlock)
-    return nullptr;
-  Loop *L = LI.getLoopFor(Phi->getParent());
-  return L && L->contains(CurBlock) ? R : nullptr;
-}
-
-Value *ReverseBuilder::inductionInReverse(const Recurrence &R) {
-  Value *Fwd = VMap[R.Phi];
-  if (Value *V = Records[CurBlock]->Loaded.lookup(Fwd))
-    return V;
-  AllocaInst *Slot = inductionSlot(R);
-  auto *L = new LoadInst(R.Phi->getType(), Slot, R.Phi->getName() + ".rev",
-                         /*isVolatile=*/false, Slot->getAlign());
-  return placeWithRecord(L, Fwd);
-}
-
-void ReverseBuilder::enterCountedLoops(BasicBlock *From, BasicBlock *To) {
+void ReverseControlFlow::enterCountedLoops(BasicBlock *From, BasicBlock *To) {
+  IRBuilder<> &B = S.B;
   // Values first (they may read the slots of enclosing loops), then stores.
   SmallVector<std::pair<Value *, AllocaInst *>, 4> Inits;
-  for (Loop *L = LI.getLoopFor(To); L && !L->contains(From);
+  for (Loop *L = S.LI.getLoopFor(To); L && !L->contains(From);
        L = L->getParentLoop()) {
     LoopEntries[L].push_back({From, B.GetInsertBlock()});
-    auto It = Counted.find(L->getHeader());
-    if (It == Counted.end())
+    auto It = S.Counted.find(L->getHeader());
+    if (It == S.Counted.end())
       continue;
     for (const Recurrence &R : It->second.IVs)
-      Inits.push_back({primalInReverse(R.Last), inductionSlot(R)});
+      Inits.push_back(
+          {Values.primalInReverse(R.Last), Values.inductionSlot(R)});
     const Recurrence &Counter = It->second.IVs[0];
-    Inits.push_back({primalInReverse(Counter.Start), startSlot(It->second)});
+    Inits.push_back(
+        {Values.primalInReverse(Counter.Start), startSlot(It->second)});
   }
   for (auto &[V, Slot] : Inits)
     B.CreateStore(V, Slot);
 }
 
-AllocaInst *ReverseBuilder::inductionSlot(const Recurrence &R) {
-  AllocaInst *&Slot = InductionSlots[R.Phi];
-  if (!Slot)
-    Slot = scratchSlot(R.Phi->getType(), R.Phi->getName() + ".rev.slot");
-  return Slot;
-}
-
-AllocaInst *ReverseBuilder::startSlot(const CountedLoop &CL) {
+AllocaInst *ReverseControlFlow::startSlot(const CountedLoop &CL) {
   AllocaInst *&Slot = StartSlots[CL.Header];
   if (!Slot)
-    Slot = scratchSlot(CL.IVs[0].Phi->getType(),
-                       CL.Header->getName() + ".rev.start");
+    Slot = Adjoints.scratchSlot(CL.IVs[0].Phi->getType(),
+                                CL.Header->getName() + ".rev.start");
   return Slot;
 }
 
-void ReverseBuilder::emitCountedHeaderTerminator(
-    const CountedLoop &CL, ArrayRef<std::pair<PHINode *, Value *>> PhiAdjoints) {
+void ReverseControlFlow::emitCountedHeaderTerminator(
+    const CountedLoop &CL,
+    ArrayRef<std::pair<PHINode *, Value *>> PhiAdjoints) {
+  IRBuilder<> &B = S.B;
   // Back at the counter's start: this was the first iteration, entered from
   // the preheader. Otherwise the previous iteration ended at the latch.
   const Recurrence &Counter = CL.IVs[0];
-  Value *Current = inductionInReverse(Counter);
+  Value *Current = Values.inductionInReverse(Counter);
   Value *Start = B.CreateLoad(Counter.Phi->getType(), startSlot(CL),
                               CL.Header->getName() + ".start");
-  LLVMContext &C = Ctx.M.getContext();
-  BasicBlock *ToPreheader = BasicBlock::Create(
-      C, "rev.loop.enter." + CL.Header->getName(), RevF);
-  BasicBlock *ToLatch = BasicBlock::Create(
-      C, "rev.loop.back." + CL.Header->getName(), RevF);
-  B.CreateCondBr(B.CreateICmpEQ(Current, Start, "first.iteration"),
-                 ToPreheader, ToLatch);
+  LLVMContext &C = S.Ctx.M.getContext();
+  BasicBlock *ToPreheader =
+      BasicBlock::Create(C, "rev.loop.enter." + CL.Header->getName(), S.RevF);
+  BasicBlock *ToLatch =
+      BasicBlock::Create(C, "rev.loop.back." + CL.Header->getName(), S.RevF);
+  B.CreateCondBr(B.CreateICmpEQ(Current, Start, "first.iteration"), ToPreheader,
+                 ToLatch);
 
   auto PhiEdge = [&](BasicBlock *Pred) {
     for (auto &[Phi, D] : PhiAdjoints)
-      addAdjoint(Phi->getIncomingValueForBlock(Pred), D);
+      Adjoints.addAdjoint(Phi->getIncomingValueForBlock(Pred), D);
   };
   B.SetInsertPoint(ToPreheader);
   PhiEdge(CL.Preheader);
-  B.CreateBr(RevBlocks[CL.Preheader]);
+  B.CreateBr(S.RevBlocks[CL.Preheader]);
 
   B.SetInsertPoint(ToLatch);
   for (const Recurrence &R : CL.IVs) {
-    Value *V = inductionInReverse(R);
+    Value *V = Values.inductionInReverse(R);
     Value *Previous =
         V->getType()->isPointerTy()
             ? B.CreateGEP(B.getInt8Ty(), V, ConstantExpr::getNeg(R.Step))
             : B.CreateSub(V, R.Step);
-    B.CreateStore(Previous, inductionSlot(R));
+    B.CreateStore(Previous, Values.inductionSlot(R));
   }
   PhiEdge(CL.Latch);
-  B.CreateBr(RevBlocks[CL.Latch]);
+  B.CreateBr(S.RevBlocks[CL.Latch]);
 }
-
-const Loop *ReverseBuilder::invariantLoop(const Value *Orig) const {
-  auto *I = dyn_cast<Instruction>(Orig);
-  if (!I || !CurBlock)
-    return nullptr;
-  const Loop *Outermost = nullptr;
-  Loop *L = LI.getLoopFor(CurBlock);
-  for (; L && !L->contains(I->getParent()); L = L->getParentLoop())
-    Outermost = L;
-  // The slot is set where the reverse sweep enters the loop, from what the
-  // forward sweep had when it left it: the value must have been computed
-  // before the loop (not only be the incoming value of some phi).
-  if (Outermost && !DT.dominates(I->getParent(), Outermost->getHeader()))
-    return nullptr;
-  // Loops around both the block and a load whose value does not change in
-  // them: the slot is set from the value the last iteration loaded.
-  if (auto *Ld = dyn_cast<LoadInst>(I))
-    for (; L && invariantLoad(*Ld, *L); L = L->getParentLoop())
-      Outermost = L;
-  return Outermost;
-}
-
-/// \p V is computed outside \p L, or from such values by address
-/// arithmetic inside it.
-static bool computedOutside(const Value *V, const Loop &L, unsigned Depth) {
-  auto *I = dyn_cast<Instruction>(V);
-  if (!I || !L.contains(I))
-    return true;
-  if (Depth == 0 || !(isa<GetElementPtrInst>(I) || isa<CastInst>(I)))
-    return false;
-  return all_of(I->operands(), [&](const Value *Op) {
-    return computedOutside(Op, L, Depth - 1);
-  });
-}
-
-bool ReverseBuilder::invariantLoad(const LoadInst &Ld, const Loop &L) const {
-  auto [It, New] = InvariantLoads.try_emplace({&Ld, &L}, false);
-  if (!New)
-    return It->second;
-  if (!Ld.isSimple() || !computedOutside(Ld.getPointerOperand(), L, 4))
-    return false;
-  SmallVector<BasicBlock *, 4> Exiting;
-  L.getExitingBlocks(Exiting);
-  if (Exiting.empty() || !all_of(Exiting, [&](BasicBlock *E) {
-        return DT.dominates(Ld.getParent(), E);
-      }))
-    return false;
-  bool Unwritten = unwrittenArgument(Ld);
-  if (!Unwritten) {
-    MemoryLocation Loc = MemoryLocation::get(&Ld);
-    AAResults &AAR = Ctx.FAM.getResult<AAManager>(*Primal);
-    Unwritten = none_of(*Writers, [&](Instruction *W) {
-      return L.contains(W) && mayWrite(AAR, W, Loc);
-    });
-  }
-  return InvariantLoads[{&Ld, &L}] = Unwritten;
-}
-
-Value *ReverseBuilder::invariantInReverse(Value *Orig, bool Shadow,
-                                          const Loop *L) {
-  Value *Fwd = Shadow ? Shadows.lookup(Orig) : static_cast<Value *>(VMap[Orig]);
-  if (Value *V = Records[CurBlock]->Loaded.lookup(Fwd))
-    return V;
-  auto [It, New] = InvariantIndex.try_emplace({Fwd, L}, Invariants.size());
-  if (New)
-    Invariants.push_back(
-        {Orig, Shadow, L,
-         scratchSlot(Fwd->getType(), Fwd->getName() + ".invariant")});
-  AllocaInst *Slot = Invariants[It->second].Slot;
-  auto *Load = new LoadInst(Fwd->getType(), Slot, Fwd->getName() + ".inv",
-                            /*isVolatile=*/false, Slot->getAlign());
-  return placeWithRecord(Load, Fwd);
-}
-
-void ReverseBuilder::initInvariantSlots() {
-  // Each slot is set where the reverse sweep enters its loop, from the
-  // record (or recomputation) of the block it enters from; that may ask for
-  // more slots, of loops around that block, which the loop then reaches.
-  for (unsigned K = 0; K < Invariants.size(); ++K) {
-    InvariantSlot Inv = Invariants[K];
-    for (auto [From, Edge] : LoopEntries.lookup(Inv.L)) {
-      CurBlock = From;
-      Instruction *At = Edge->getTerminator();
-      B.SetInsertPoint(At);
-      Value *V = Inv.Shadow ? shadowInReverse(Inv.Orig, At)
-                            : primalInReverse(Inv.Orig);
-      B.CreateStore(V, Inv.Slot);
-    }
-  }
-}
-
-/// One cheap, pure operation: a negation, a cast, address arithmetic, or
-/// arithmetic with a constant operand. Recomputing it costs one instruction;
-/// taping it costs a store in the forward sweep and a load in the reverse.
 
 } // namespace ad

@@ -1,5 +1,4 @@
-//===- ReverseInstructions.cpp - The adjoint of each kind of instruction
-//----===//
+//===- ReverseInstructions.cpp - The adjoint of each instruction ----------===//
 //
 // Called for each primal instruction, last to first, with the builder at the
 // end of its reverse block. Each visitor reads the adjoint of the result
@@ -8,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/TypeAnalysis.h"
-#include "modes/ConstantShadows.h"
 #include "core/IRHelpers.h"
+#include "modes/ConstantShadows.h"
 #include "modes/ReverseBuilder.h"
 #include "modes/ReverseCalls.h"
 #include "rules/CallRows.h"
@@ -22,28 +21,29 @@ using namespace llvm;
 namespace ad {
 
 bool ReverseBuilder::reverseVisit(Instruction &I) {
+  IRBuilder<> &B = S.B;
   if (auto *SI = dyn_cast<StoreInst>(&I))
     return reverseStore(*SI);
   if (auto *Call = dyn_cast<CallBase>(&I)) {
     Value *DY = nullptr;
-    if (AA.isVaried(&I) && rowOf(*Call).Flow == DerivativeFlow::ToResult)
-      DY = takeAdjoint(&I);
+    if (S.AA.isVaried(&I) && rowOf(*Call).Flow == DerivativeFlow::ToResult)
+      DY = Adjoints.takeAdjoint(&I);
     return reverseCall(*Call, DY);
   }
   if (auto *AI = dyn_cast<AllocaInst>(&I)) {
-    if (HeapShadows.count(AI))
-      B.CreateCall(Ctx.Runtime.free(), {shadowInReverse(AI, AI)});
+    if (S.HeapShadows.count(AI))
+      B.CreateCall(S.Ctx.Runtime.free(), {Values.shadowInReverse(AI, AI)});
     return true;
   }
-  if (!AA.isVaried(&I))
+  if (!S.AA.isVaried(&I))
     return true;
 
-  Value *DY = takeAdjoint(&I);
-  if (auto *LI = dyn_cast<LoadInst>(&I)) {
-    Value *SP = shadowInReverse(LI->getPointerOperand(), &I);
+  Value *DY = Adjoints.takeAdjoint(&I);
+  if (auto *Ld = dyn_cast<LoadInst>(&I)) {
+    Value *SP = Values.shadowInReverse(Ld->getPointerOperand(), &I);
     if (!SP)
       return false;
-    accumulateIntoMemory(B, SP, DY, LI->getAlign());
+    accumulateIntoMemory(B, SP, DY, Ld->getAlign());
     return true;
   }
   if (const MathRule *Rule = lookupInstructionRule(I.getOpcode())) {
@@ -57,52 +57,54 @@ bool ReverseBuilder::reverseVisit(Instruction &I) {
 /// Adds partial * DY to each varied argument's adjoint (the arguments of a
 /// call are its first operands, so instructions and calls share this).
 bool ReverseBuilder::reverseStructural(Instruction &I, Value *DY) {
+  IRBuilder<> &B = S.B;
   switch (I.getOpcode()) {
   case Instruction::FPExt:
   case Instruction::FPTrunc:
-    addAdjoint(I.getOperand(0), B.CreateFPCast(DY, I.getOperand(0)->getType()));
+    Adjoints.addAdjoint(I.getOperand(0),
+                        B.CreateFPCast(DY, I.getOperand(0)->getType()));
     return true;
   case Instruction::BitCast: {
     Value *Op = I.getOperand(0);
-    Type *OpTy = AA.derivativeType(Op);
+    Type *OpTy = S.AA.derivativeType(Op);
     if (OpTy == DY->getType()) { // Floating-point bits through an integer.
-      addAdjoint(Op, DY);
+      Adjoints.addAdjoint(Op, DY);
       return true;
     }
     if (isDifferentiableType(OpTy)) {
-      addAdjoint(Op, B.CreateBitCast(DY, OpTy));
+      Adjoints.addAdjoint(Op, B.CreateBitCast(DY, OpTy));
       return true;
     }
     break;
   }
   case Instruction::Freeze:
-    addAdjoint(I.getOperand(0), DY);
+    Adjoints.addAdjoint(I.getOperand(0), DY);
     return true;
   case Instruction::Select: {
     auto *Sel = cast<SelectInst>(&I);
     // DY's type, not the select's: an integer select of floating-point bits
     // has a floating-point adjoint.
     Value *Zero = adjointZero(DY->getType());
-    Value *C = primalInReverse(Sel->getCondition());
-    if (AA.isVaried(Sel->getTrueValue()))
-      addAdjoint(Sel->getTrueValue(), B.CreateSelect(C, DY, Zero));
-    if (AA.isVaried(Sel->getFalseValue()))
-      addAdjoint(Sel->getFalseValue(), B.CreateSelect(C, Zero, DY));
+    Value *C = Values.primalInReverse(Sel->getCondition());
+    if (S.AA.isVaried(Sel->getTrueValue()))
+      Adjoints.addAdjoint(Sel->getTrueValue(), B.CreateSelect(C, DY, Zero));
+    if (S.AA.isVaried(Sel->getFalseValue()))
+      Adjoints.addAdjoint(Sel->getFalseValue(), B.CreateSelect(C, Zero, DY));
     return true;
   }
   case Instruction::ExtractValue: {
     auto *EV = cast<ExtractValueInst>(&I);
     Value *Agg = EV->getAggregateOperand();
-    addAdjoint(Agg, B.CreateInsertValue(adjointZero(Agg->getType()), DY,
-                                        EV->getIndices()));
+    Adjoints.addAdjoint(Agg, B.CreateInsertValue(adjointZero(Agg->getType()),
+                                                 DY, EV->getIndices()));
     return true;
   }
   case Instruction::InsertValue: {
     auto *IV = cast<InsertValueInst>(&I);
     Value *Val = IV->getInsertedValueOperand();
-    if (AA.isVaried(Val))
-      addAdjoint(Val, B.CreateExtractValue(DY, IV->getIndices()));
-    addAdjoint(
+    if (S.AA.isVaried(Val))
+      Adjoints.addAdjoint(Val, B.CreateExtractValue(DY, IV->getIndices()));
+    Adjoints.addAdjoint(
         IV->getAggregateOperand(),
         B.CreateInsertValue(DY, adjointZero(Val->getType()), IV->getIndices()));
     return true;
@@ -110,65 +112,72 @@ bool ReverseBuilder::reverseStructural(Instruction &I, Value *DY) {
   case Instruction::ExtractElement: {
     auto *EE = cast<ExtractElementInst>(&I);
     Value *Vec = EE->getVectorOperand();
-    Value *Idx = primalInReverse(EE->getIndexOperand());
-    addAdjoint(Vec,
-               B.CreateInsertElement(adjointZero(Vec->getType()), DY, Idx));
+    Value *Idx = Values.primalInReverse(EE->getIndexOperand());
+    Adjoints.addAdjoint(
+        Vec, B.CreateInsertElement(adjointZero(Vec->getType()), DY, Idx));
     return true;
   }
   case Instruction::InsertElement: {
     auto *IE = cast<InsertElementInst>(&I);
-    Value *Idx = primalInReverse(IE->getOperand(2));
+    Value *Idx = Values.primalInReverse(IE->getOperand(2));
     Value *Elt = IE->getOperand(1);
-    if (AA.isVaried(Elt))
-      addAdjoint(Elt, B.CreateExtractElement(DY, Idx));
-    addAdjoint(IE->getOperand(0),
-               B.CreateInsertElement(DY, adjointZero(Elt->getType()), Idx));
+    if (S.AA.isVaried(Elt))
+      Adjoints.addAdjoint(Elt, B.CreateExtractElement(DY, Idx));
+    Adjoints.addAdjoint(
+        IE->getOperand(0),
+        B.CreateInsertElement(DY, adjointZero(Elt->getType()), Idx));
     return true;
   }
-  case Instruction::ShuffleVector: {
-    auto *SV = cast<ShuffleVectorInst>(&I);
-    Value *V1 = SV->getOperand(0), *V2 = SV->getOperand(1);
-    auto *InTy = cast<FixedVectorType>(V1->getType());
-    unsigned N = InTy->getNumElements();
-    Value *D1 = adjointZero(InTy), *D2 = D1;
-    ArrayRef<int> Mask = SV->getShuffleMask();
-    for (unsigned Lane = 0; Lane < Mask.size(); ++Lane) {
-      int M = Mask[Lane];
-      if (M < 0)
-        continue;
-      Value *&D = unsigned(M) < N ? D1 : D2;
-      unsigned Src = unsigned(M) % N;
-      Value *Sum = B.CreateFAdd(B.CreateExtractElement(D, Src),
-                                B.CreateExtractElement(DY, Lane));
-      D = B.CreateInsertElement(D, Sum, Src);
-    }
-    addAdjoint(V1, D1);
-    addAdjoint(V2, D2);
+  case Instruction::ShuffleVector:
+    reverseShuffle(cast<ShuffleVectorInst>(I), DY);
     return true;
-  }
   default:
     break;
   }
-  Ctx.Diag.error(&I,
-                 Twine("no derivative rule for instruction '") +
-                     I.getOpcodeName() + "'",
-                 "rewrite this operation or report it as a missing rule");
+  S.Ctx.Diag.error(&I,
+                   Twine("no derivative rule for instruction '") +
+                       I.getOpcodeName() + "'",
+                   "rewrite this operation or report it as a missing rule");
   return false;
 }
 
+/// Each lane of the result came from one lane of the two inputs (or none):
+/// its adjoint goes back there, summed where a lane was used twice.
+void ReverseBuilder::reverseShuffle(ShuffleVectorInst &SV, Value *DY) {
+  IRBuilder<> &B = S.B;
+  Value *V1 = SV.getOperand(0), *V2 = SV.getOperand(1);
+  auto *InTy = cast<FixedVectorType>(V1->getType());
+  unsigned N = InTy->getNumElements();
+  Value *D1 = adjointZero(InTy), *D2 = D1;
+  ArrayRef<int> Mask = SV.getShuffleMask();
+  for (unsigned Lane = 0; Lane < Mask.size(); ++Lane) {
+    int M = Mask[Lane];
+    if (M < 0)
+      continue;
+    Value *&D = unsigned(M) < N ? D1 : D2;
+    unsigned Src = unsigned(M) % N;
+    Value *Sum = B.CreateFAdd(B.CreateExtractElement(D, Src),
+                              B.CreateExtractElement(DY, Lane));
+    D = B.CreateInsertElement(D, Sum, Src);
+  }
+  Adjoints.addAdjoint(V1, D1);
+  Adjoints.addAdjoint(V2, D2);
+}
+
 bool ReverseBuilder::reverseStore(StoreInst &I) {
+  IRBuilder<> &B = S.B;
   Value *Val = I.getValueOperand(), *Ptr = I.getPointerOperand();
-  Type *T = AA.derivativeType(Val);
-  if (!AA.hasShadow(Ptr))
+  Type *T = S.AA.derivativeType(Val);
+  if (!S.AA.hasShadow(Ptr))
     return true;
-  if (AA.movesPointerBits(Val))
+  if (S.AA.movesPointerBits(Val))
     return true; // A pointer's bits: its shadow carries no adjoint.
   if (!isDifferentiableType(T)) {
     // An integer overwrote whatever was there, maybe a float whose adjoint
     // must not flow to the code before this store.
     if (!T->isIntOrIntVectorTy())
       return true;
-    Value *SP = shadowInReverse(Ptr, &I);
+    Value *SP = Values.shadowInReverse(Ptr, &I);
     if (!SP)
       return false;
     B.CreateAlignedStore(Constant::getNullValue(T), SP, I.getAlign(),
@@ -177,13 +186,13 @@ bool ReverseBuilder::reverseStore(StoreInst &I) {
   }
   // The stored value's adjoint is what the shadow holds now; the location's
   // previous value was overwritten, so its adjoint starts from zero.
-  Value *SP = shadowInReverse(Ptr, &I);
+  Value *SP = Values.shadowInReverse(Ptr, &I);
   if (!SP)
     return false;
   Value *D = B.CreateAlignedLoad(T, SP, I.getAlign(), I.isVolatile());
   B.CreateAlignedStore(Constant::getNullValue(T), SP, I.getAlign(),
                        I.isVolatile());
-  addAdjoint(Val, D);
+  Adjoints.addAdjoint(Val, D);
   return true;
 }
 

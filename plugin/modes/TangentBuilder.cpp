@@ -3,19 +3,17 @@
 #include "modes/TangentBuilder.h"
 #include "analysis/CallSignature.h"
 #include "analysis/TypeAnalysis.h"
-#include "modes/ConstantShadows.h"
 #include "core/IRHelpers.h"
-#include "primal/Preprocess.h"
+#include "modes/ConstantShadows.h"
+#include "modes/RowDispatch.h"
 #include "modes/StoredPointers.h"
 #include "modes/UnsupportedConstructs.h"
-#include "rules/CallRows.h"
 #include "rules/MathCalls.h"
 #include "rules/MathRules.h"
 #include "rules/ShadowErrors.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
 
@@ -28,17 +26,17 @@ public:
   explicit Emitter(TangentBuilder &TB)
       : TangentEmitter(TB.B, TB.Ctx.Runtime, TB.Ctx.Diag, TB.Facts), TB(TB) {}
 
-  Value *primal(Value *V) override { return TB.cloneOf(V); }
+  Value *primal(Value *V) override { return TB.Cloning.cloneOf(V); }
   Value *shadow(Value *V, Instruction *At) override {
-    return TB.shadowOf(V, At);
+    return TB.Cloning.shadowOf(V, At);
   }
   bool callDerivativeOfCallee(CallBase &Call) override {
     return TB.visitCallToDefined(Call);
   }
-  CallBase &clone(CallBase &Call) override {
-    return *cast<CallBase>(TB.VMap[&Call]);
+  CallBase &clone(CallBase &Call) override { return TB.Cloning.cloneOf(Call); }
+  void setShadow(CallBase &Call, Value *S) override {
+    TB.Cloning.setShadow(&Call, S);
   }
-  void setShadow(CallBase &Call, Value *S) override { TB.Tangents[&Call] = S; }
   void keepHeapShadow(CallBase &, Value *) override {}
   Value *tangent(Value *V) override { return TB.tangentOf(V); }
   void setTangent(Instruction &I, Value *T) override { TB.Tangents[&I] = T; }
@@ -51,24 +49,13 @@ TangentBuilder::TangentBuilder(ADContext &Ctx, const DerivativeSignature &Sig,
                                Function *Primal, Function *Tangent)
     : Ctx(Ctx), Sig(Sig), Primal(Primal), NewF(Tangent),
       AA(*Primal, Sig.Args, Ctx.Types, Ctx.Globals), Facts(AA, Ctx.Types),
+      Cloning(Ctx, AA, VMap, Tangents, /*ForReverse=*/false),
       B(Ctx.M.getContext()) {}
 
 bool TangentBuilder::build() {
   if (!checkSupportedConstructs(Ctx, AA, *Primal))
     return false;
-  unsigned N = Primal->arg_size();
-  for (unsigned I = 0; I < N; ++I)
-    VMap[Primal->getArg(I)] = NewF->getArg(I);
-  unsigned Next = N;
-  for (unsigned I = 0; I < N; ++I)
-    if (Sig.Args[I] != Activity::Const)
-      Tangents[Primal->getArg(I)] = NewF->getArg(Next++);
-
-  AttributeList Saved = NewF->getAttributes();
-  SmallVector<ReturnInst *, 1> Returns;
-  CloneFunctionInto(NewF, Primal, VMap,
-                    CloneFunctionChangeType::LocalChangesOnly, Returns);
-  restoreDerivativeAttributes(*NewF, Saved);
+  Cloning.cloneBody(*Primal, *NewF, Sig.Args);
 
   ReversePostOrderTraversal<Function *> RPOT(Primal);
   for (BasicBlock *BB : RPOT)
@@ -98,20 +85,6 @@ Value *TangentBuilder::tangentOf(Value *Orig) {
   if (Value *T = Tangents.lookup(Orig))
     return T;
   return Constant::getNullValue(Orig->getType());
-}
-
-Value *TangentBuilder::shadowOf(Value *Orig, Instruction *User) {
-  if (Value *T = Tangents.lookup(Orig))
-    return T;
-  if (auto *C = dyn_cast<Constant>(Orig))
-    if (Constant *S = shadowOfConstant(Ctx.M, C, /*ForReverse=*/false))
-      return S;
-  Ctx.Diag.error(User,
-                 "pointer " + Ctx.Diag.describe(*Orig) +
-                     " may point to differentiated memory but has no shadow",
-                 "pass differentiated pointers as __ad_dup arguments, not "
-                 "through globals or integers");
-  return nullptr;
 }
 
 bool TangentBuilder::visit(Instruction &I) {
@@ -192,7 +165,7 @@ bool TangentBuilder::visitLinearStructural(Instruction &I) {
     if (isDifferentiableType(Op->getType()) || AA.fpBitsType(Op))
       T->setOperand(K, tangentOf(Op));
     else if (isPointerLike(Op->getType()) && AA.hasShadow(Op))
-      T->setOperand(K, shadowOf(Op, &I));
+      T->setOperand(K, Cloning.shadowOf(Op, &I));
   }
   T->setName(I.getName() + ".d");
   B.Insert(T);
@@ -201,22 +174,9 @@ bool TangentBuilder::visitLinearStructural(Instruction &I) {
 }
 
 bool TangentBuilder::visitShadowCopy(Instruction &I) {
-  auto *Clone = cast<Instruction>(VMap[&I]);
-  Instruction *S = Clone->clone();
-  for (unsigned K = 0; K < I.getNumOperands(); ++K) {
-    Value *Op = I.getOperand(K);
-    if (AA.movesPointerBits(Op)) { // A pointer's bits: its shadow's bits.
-      S->setOperand(K, tangentOf(Op));
-      continue;
-    }
-    if (!isPointerLike(Op->getType()))
-      continue;
-    Value *Shadow = shadowOf(Op, &I);
-    if (!Shadow)
-      return false;
-    S->setOperand(K, Shadow);
-  }
-  S->setName(I.getName() + ".shadow");
+  Instruction *S = Cloning.shadowCopy(I);
+  if (!S)
+    return false;
   B.Insert(S);
   Tangents[&I] = S;
   return true;
@@ -226,8 +186,7 @@ bool TangentBuilder::visitLoad(LoadInst &I) {
   Value *Ptr = I.getPointerOperand();
   if (!AA.hasShadow(Ptr))
     return true;
-  bool Carries =
-      AA.isVaried(&I) || AA.hasShadow(&I) || AA.movesPointerBits(&I);
+  bool Carries = AA.isVaried(&I) || AA.hasShadow(&I) || AA.movesPointerBits(&I);
   // An integer load from differentiated memory may be half of a type-punned
   // copy of a float: keep its tangent bits when they are stored or cast.
   if (!Carries && I.getType()->isIntegerTy())
@@ -236,7 +195,7 @@ bool TangentBuilder::visitLoad(LoadInst &I) {
     });
   if (!Carries)
     return true;
-  Value *Shadow = shadowOf(Ptr, &I);
+  Value *Shadow = Cloning.shadowOf(Ptr, &I);
   if (!Shadow)
     return false;
   LoadInst *T = B.CreateAlignedLoad(I.getType(), Shadow, I.getAlign(),
@@ -247,7 +206,7 @@ bool TangentBuilder::visitLoad(LoadInst &I) {
 
 Value *TangentBuilder::shadowOfStoredPointer(Value *Val, Instruction *At) {
   if (AA.hasShadow(Val) || isa<Constant>(Val))
-    if (Value *S = shadowOf(Val, At))
+    if (Value *S = Cloning.shadowOf(Val, At))
       return S;
   return shadowForUnshadowedPointer(Ctx, Val, At);
 }
@@ -261,7 +220,7 @@ bool TangentBuilder::visitStore(StoreInst &I) {
     }
     return true;
   }
-  Value *Shadow = shadowOf(Ptr, &I);
+  Value *Shadow = Cloning.shadowOf(Ptr, &I);
   if (!Shadow)
     return false;
   Value *T;
@@ -276,12 +235,8 @@ bool TangentBuilder::visitStore(StoreInst &I) {
 }
 
 bool TangentBuilder::visitCall(CallBase &I) {
-  CalleeInfo Info = classifyCallee(I);
-  auto *Tangent = rowOf(Info.Kind).Tangent;
-  if (!Tangent)
-    return true;
   Emitter E(*this);
-  return Tangent(E, I, Info);
+  return emitByRow(I, &CallRow::Tangent, E);
 }
 
 bool TangentBuilder::visitCallToDefined(CallBase &I) {
@@ -298,7 +253,7 @@ bool TangentBuilder::visitCallToDefined(CallBase &I) {
   SmallVector<Value *, 8> Args(Clone->args());
   for (auto [U, A] : zip(I.args(), Callee.Args)) {
     if (A == Activity::Shadowed) {
-      Value *S = shadowOf(U, &I);
+      Value *S = Cloning.shadowOf(U, &I);
       if (!S)
         return false;
       Args.push_back(S);
@@ -349,11 +304,12 @@ void TangentBuilder::rewriteReturns() {
     auto *CloneRet = cast<ReturnInst>(VMap[Ret]);
     B.SetInsertPoint(CloneRet);
     Value *V = Ret->getReturnValue();
-    Value *T = isPointerLike(V->getType()) ? shadowOf(V, Ret) : tangentOf(V);
+    Value *T =
+        isPointerLike(V->getType()) ? Cloning.shadowOf(V, Ret) : tangentOf(V);
     if (!T)
       T = Constant::getNullValue(V->getType());
     Value *Pair = PoisonValue::get(NewF->getReturnType());
-    Pair = B.CreateInsertValue(Pair, cloneOf(V), 0);
+    Pair = B.CreateInsertValue(Pair, Cloning.cloneOf(V), 0);
     Pair = B.CreateInsertValue(Pair, T, 1);
     B.CreateRet(Pair);
     CloneRet->eraseFromParent();

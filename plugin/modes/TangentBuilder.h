@@ -15,6 +15,7 @@
 #include "analysis/ActivityAnalysis.h"
 #include "modes/AnalysisFacts.h"
 #include "modes/DerivativeCache.h"
+#include "modes/ShadowCloning.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
@@ -31,15 +32,8 @@ private:
   /// The tangent (or shadow, for a pointer) of a primal value, in the new
   /// function; zero for values that carry no derivative.
   llvm::Value *tangentOf(llvm::Value *Orig);
-  /// The shadow of a primal pointer; nullptr (after an error) if none.
-  llvm::Value *shadowOf(llvm::Value *Orig, llvm::Instruction *User);
   /// What goes in shadow memory where the primal stores pointer \p Val.
   llvm::Value *shadowOfStoredPointer(llvm::Value *Val, llvm::Instruction *At);
-  llvm::Value *cloneOf(llvm::Value *Orig) {
-    return llvm::isa<llvm::Constant>(Orig)
-               ? Orig
-               : static_cast<llvm::Value *>(VMap[Orig]);
-  }
 
   bool visit(llvm::Instruction &Orig);
   /// A call does what its row (rules/CallRows.h) says, through Emitter.
@@ -61,7 +55,9 @@ private:
   ActivityAnalysis AA;
   AnalysisFacts Facts;
   llvm::ValueToValueMapTy VMap;
+  /// Tangents of values and shadows of pointers alike.
   llvm::DenseMap<const llvm::Value *, llvm::Value *> Tangents;
+  ShadowCloning Cloning;
   llvm::SmallVector<llvm::PHINode *, 8> PendingPhis;
   llvm::IRBuilder<> B;
 };

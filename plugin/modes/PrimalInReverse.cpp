@@ -1,16 +1,18 @@
-//===- ReverseValues.cpp - Reverse mode: primal values in the reverse sweep ===//
+//===- PrimalInReverse.cpp - Primal values in the reverse sweep -----------===//
 //
-// Where a reverse block gets a primal value: used directly, recomputed from
-// values at hand (cheap operations, loads of memory nothing overwrites, phis
-// as selects), read from a loop-entry slot, or read back from the block's
-// record on the tape.
+// Where a reverse block gets a primal value (see PrimalInReverse.h): used
+// directly, recomputed from values at hand (cheap operations, loads of memory
+// nothing overwrites, phis as selects), or read back from the block's record
+// on the tape. The slots that loops allow are in PrimalInLoops.cpp.
 //
 //===----------------------------------------------------------------------===//
-#include "analysis/CallSignature.h"
-#include "modes/ReverseBuilder.h"
-#include "primal/ReloadVersioning.h"
-#include "modes/ConstantShadows.h"
+#include "modes/PrimalInReverse.h"
+#include "analysis/MemoryEffects.h"
 #include "core/IRHelpers.h"
+#include "modes/ConstantShadows.h"
+#include "modes/ReverseControlFlow.h"
+#include "modes/TapeRecords.h"
+#include "primal/ReloadVersioning.h"
 #include "rules/KnownFunctions.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -22,58 +24,39 @@ using namespace llvm;
 
 namespace ad {
 
-// --- Values in the reverse sweep -------------------------------------------
+PrimalInReverse::PrimalInReverse(ReverseState &S, TapeRecords &Records,
+                                 ReverseControlFlow &Flow,
+                                 AdjointSlots &Adjoints)
+    : S(S), Records(Records), Flow(Flow), Adjoints(Adjoints) {
+  for (auto &[Header, CL] : S.Counted)
+    for (const Recurrence &R : CL.IVs)
+      Inductions[R.Phi] = &R;
+}
 
-bool ReverseBuilder::isDirectlyAvailable(const Value *Orig) const {
+bool PrimalInReverse::isDirectlyAvailable(const Value *Orig) const {
   if (isa<Argument>(Orig))
     return true;
   auto *I = dyn_cast<Instruction>(Orig);
   if (!I)
     return false;
   const BasicBlock *BB = I->getParent();
-  return !LI.getLoopFor(BB) && DT.dominates(BB, ReturnBlock);
+  return !S.LI.getLoopFor(BB) && S.DT.dominates(BB, S.ReturnBlock);
 }
 
-bool ReverseBuilder::availableWithoutTape(const Value *V) const {
+bool PrimalInReverse::availableWithoutTape(const Value *V) const {
   // A loop-invariant value costs one slot per entry into the loop, not a
   // field per iteration.
   return isa<Constant>(V) || isDirectlyAvailable(V) || inductionInScope(V) ||
          invariantLoop(V);
 }
 
-Value *ReverseBuilder::fromForward(Value *Fwd, bool Direct) {
-  if (Direct && Combined)
+Value *PrimalInReverse::fromForward(Value *Fwd, bool Direct) {
+  if (Direct && S.Combined)
     return Fwd;
-  BasicBlock *RecBlock = Direct ? ReturnBlock : CurBlock;
-  BlockRecord &R = *Records[RecBlock];
-  if (Value *V = R.Loaded.lookup(Fwd))
-    return V;
-  IRBuilder<> PB(Ctx.M.getContext());
-  BasicBlock *RB = RevBlocks[RecBlock];
-  if (!R.Pop) {
-    PB.SetInsertPoint(RB, RB->begin());
-    R.Pop = PB.CreateCall(Ctx.Runtime.tapePop(), {TapeRev, PB.getInt64(0)},
-                          "record");
-    // Values placed before the record existed stay above what follows.
-    if (!R.LastLoad)
-      R.LastLoad = R.Pop;
-  }
-  const DataLayout &DL = Ctx.M.getDataLayout();
-  Align FieldAlign = fieldAlign(DL, Fwd->getType());
-  uint64_t Offset = alignTo(R.Size, FieldAlign);
-  R.Size = Offset + DL.getTypeStoreSize(Fwd->getType());
-  PB.SetInsertPoint(RB, std::next(R.LastLoad->getIterator()));
-  LoadInst *L = PB.CreateAlignedLoad(
-      Fwd->getType(),
-      PB.CreateConstInBoundsGEP1_64(PB.getInt8Ty(), R.Pop, Offset), FieldAlign,
-      Fwd->getName() + ".saved");
-  R.LastLoad = L;
-  R.Fields.push_back({Fwd, Offset});
-  R.Loaded[Fwd] = L;
-  return L;
+  return Records.read(Direct ? S.ReturnBlock : S.CurBlock, Fwd);
 }
 
-Value *ReverseBuilder::primalInReverse(Value *Orig) {
+Value *PrimalInReverse::primalInReverse(Value *Orig) {
   if (isa<Constant>(Orig) || isa<MetadataAsValue>(Orig))
     return Orig;
   if (const Recurrence *R = inductionInScope(Orig))
@@ -84,10 +67,10 @@ Value *ReverseBuilder::primalInReverse(Value *Orig) {
   if (!Direct)
     if (const Loop *L = invariantLoop(Orig))
       return invariantInReverse(Orig, /*Shadow=*/false, L);
-  if (!Direct || !Combined)
+  if (!Direct || !S.Combined)
     if (Value *V = recomputeInReverse(Orig, /*Depth=*/0))
       return V;
-  return fromForward(VMap[Orig], Direct);
+  return fromForward(S.VMap[Orig], Direct);
 }
 
 /// Floating-point arithmetic on two variables: recomputed only from values
@@ -139,16 +122,15 @@ static bool isCheapToRecompute(const Instruction &I) {
 /// activation recomputes it the same way (gelu: tanhf).
 static bool isRecomputableMathCall(const Instruction &I, const LoopInfo &LI) {
   auto *Call = dyn_cast<CallInst>(&I);
-  if (!Call || Call->isInlineAsm() ||
-      !classifyCallee(*Call).Rule)
+  if (!Call || Call->isInlineAsm() || !classifyCallee(*Call).Rule)
     return false;
   return isa<IntrinsicInst>(Call) || LI.getLoopFor(Call->getParent());
 }
 
-const SmallVectorImpl<Instruction *> &ReverseBuilder::writers() {
+const SmallVectorImpl<Instruction *> &PrimalInReverse::writers() {
   if (!Writers) {
     Writers.emplace();
-    for (Instruction &I : instructions(*Primal))
+    for (Instruction &I : instructions(*S.Primal))
       if (writesProgramMemory(I))
         Writers->push_back(&I);
   }
@@ -174,7 +156,7 @@ static bool inDeadLocal(const Instruction &Access) {
   return AI && hasLifetimeMarkers(*AI);
 }
 
-bool ReverseBuilder::stillInMemory(const LoadInst &L) {
+bool PrimalInReverse::stillInMemory(const LoadInst &L) {
   if (L.isVolatile() || !L.isSimple() || inDeadLocal(L))
     return false;
   // In the versioned copy that run-time checks chose (ReloadVersioning.h).
@@ -184,10 +166,9 @@ bool ReverseBuilder::stillInMemory(const LoadInst &L) {
   // or after it, may have changed the location by the time the reverse sweep
   // runs (in a loop, "before" is also "after").
   MemoryLocation Loc = MemoryLocation::get(&L);
-  AAResults &AAR = Ctx.FAM.getResult<AAManager>(*Primal);
-  return none_of(writers(), [&](Instruction *W) {
-    return mayWrite(AAR, W, Loc);
-  });
+  AAResults &AAR = S.Ctx.FAM.getResult<AAManager>(*S.Primal);
+  return none_of(writers(),
+                 [&](Instruction *W) { return mayWrite(AAR, W, Loc); });
 }
 
 /// Bit \p ArgNo of a KeptArgs or UnwrittenArgs mask.
@@ -195,25 +176,25 @@ static bool hasArgBit(uint64_t Mask, unsigned ArgNo) {
   return ArgNo < 64 && ((Mask >> ArgNo) & 1);
 }
 
-bool ReverseBuilder::unwrittenArgument(const LoadInst &Ld) const {
+bool PrimalInReverse::unwrittenArgument(const LoadInst &Ld) const {
   auto *A = dyn_cast<Argument>(getUnderlyingObject(Ld.getPointerOperand()));
-  return A && hasArgBit(Sig.UnwrittenArgs, A->getArgNo());
+  return A && hasArgBit(S.Sig.UnwrittenArgs, A->getArgNo());
 }
 
-bool ReverseBuilder::mayReload(const LoadInst &L) {
-  if (Combined)
+bool PrimalInReverse::mayReload(const LoadInst &L) {
+  if (S.Combined)
     return stillInMemory(L);
   // A split derivative's caller runs code between the two halves: only
   // memory it vouches for stays as it was. Its check covered the call too,
   // with the call's actual arguments (this function writing through another
   // argument that the caller knows points elsewhere is no write there).
   auto *A = dyn_cast<Argument>(getUnderlyingObject(L.getPointerOperand()));
-  return A && hasArgBit(Sig.KeptArgs, A->getArgNo()) && L.isSimple();
+  return A && hasArgBit(S.Sig.KeptArgs, A->getArgNo()) && L.isSimple();
 }
 
-std::pair<uint64_t, uint64_t> ReverseBuilder::keptArguments(CallBase &I) {
+std::pair<uint64_t, uint64_t> PrimalInReverse::keptArguments(CallBase &I) {
   uint64_t Kept = 0, Unwritten = 0;
-  AAResults &AAR = Ctx.FAM.getResult<AAManager>(*Primal);
+  AAResults &AAR = S.Ctx.FAM.getResult<AAManager>(*S.Primal);
   for (const Use &U : I.args()) {
     unsigned K = U.getOperandNo();
     if (K >= 64 || !U->getType()->isPointerTy())
@@ -230,32 +211,18 @@ std::pair<uint64_t, uint64_t> ReverseBuilder::keptArguments(CallBase &I) {
     const Value *Obj = getUnderlyingObject(U);
     bool Lives = false;
     if (auto *A = dyn_cast<Argument>(Obj))
-      Lives = Combined || hasArgBit(Sig.KeptArgs, A->getArgNo());
+      Lives = S.Combined || hasArgBit(S.Sig.KeptArgs, A->getArgNo());
     else if (auto *AI = dyn_cast<AllocaInst>(Obj))
-      Lives = Combined && !hasLifetimeMarkers(*AI);
+      Lives = S.Combined && !hasLifetimeMarkers(*AI);
     else if (isa<GlobalVariable>(Obj))
-      Lives = Combined;
+      Lives = S.Combined;
     // ... and that no instruction of this function writes, the call itself
     // included (in a loop its next execution comes before the adjoint).
-    if (Lives && none_of(writers(), [&](Instruction *W) {
-          return mayWrite(AAR, W, Loc);
-        }))
+    if (Lives && none_of(writers(),
+                         [&](Instruction *W) { return mayWrite(AAR, W, Loc); }))
       Kept |= uint64_t(1) << K;
   }
   return {Kept, Unwritten};
-}
-
-std::optional<DerivativeSignature>
-ReverseBuilder::calleeSignature(CallBase &I) {
-  // Asked twice per call, by the forward and the reverse sweep.
-  auto [It, New] = CalleeSignatures.try_emplace(&I);
-  if (!New)
-    return It->second;
-  std::optional<DerivativeSignature> Callee =
-      signatureForCall(I, AA, DerivativeKind::Split);
-  if (Callee)
-    std::tie(Callee->KeptArgs, Callee->UnwrittenArgs) = keptArguments(I);
-  return CalleeSignatures[&I] = Callee;
 }
 
 /// Every time \p From runs, \p To runs after it before the iteration of
@@ -285,52 +252,51 @@ static bool alwaysFollows(const BasicBlock *From, const BasicBlock *To,
   return true;
 }
 
-StoreInst *ReverseBuilder::keptStore(const Instruction &I) const {
+StoreInst *PrimalInReverse::keptStore(const Instruction &I) const {
   // The store must run whenever the value is computed, in the same
   // iteration: the reverse sweep reads it back from that iteration's
   // address.
-  if (!Combined)
+  if (!S.Combined)
     return nullptr;
   for (const User *U : I.users())
-    if (auto *S = dyn_cast<StoreInst>(U))
-      if (S->getValueOperand() == &I && S->isSimple() &&
-          isUnchangedAfterAccess(*S) && !inDeadLocal(*S) &&
-          alwaysFollows(I.getParent(), S->getParent(), LI))
-        return const_cast<StoreInst *>(S);
+    if (auto *St = dyn_cast<StoreInst>(U))
+      if (St->getValueOperand() == &I && St->isSimple() &&
+          isUnchangedAfterAccess(*St) && !inDeadLocal(*St) &&
+          alwaysFollows(I.getParent(), St->getParent(), S.LI))
+        return const_cast<StoreInst *>(St);
   return nullptr;
 }
 
-Value *ReverseBuilder::recomputeInReverse(Value *Orig, unsigned Depth) {
+Value *PrimalInReverse::recomputeInReverse(Value *Orig, unsigned Depth) {
   if (Value *V = recomputeFromOperands(Orig, Depth))
     return V;
   // A value the forward sweep stored where it stays: read it back, as
   // crossentropy's probs[i] = p[i] / sum is, instead of taping p[i].
   auto *I = dyn_cast<Instruction>(Orig);
-  StoreInst *S = I && Depth <= MaxRecomputeDepth ? keptStore(*I) : nullptr;
-  if (!S || !recomputableWithoutTape(S->getPointerOperand(), Depth + 1))
+  StoreInst *St = I && Depth <= MaxRecomputeDepth ? keptStore(*I) : nullptr;
+  if (!St || !recomputableWithoutTape(St->getPointerOperand(), Depth + 1))
     return nullptr;
-  Value *Fwd = VMap[Orig];
-  if (Value *V = Records[CurBlock]->Loaded.lookup(Fwd))
+  Value *Fwd = S.VMap[Orig];
+  if (Value *V = Records.loaded(S.CurBlock, Fwd))
     return V;
-  Value *Ptr = operandInReverse(S->getPointerOperand(), Depth + 1);
+  Value *Ptr = operandInReverse(St->getPointerOperand(), Depth + 1);
   auto *Ld = new LoadInst(I->getType(), Ptr, I->getName() + ".stored",
-                          /*isVolatile=*/false, S->getAlign());
+                          /*isVolatile=*/false, St->getAlign());
   ++Recomputed;
   return placeWithRecord(Ld, Fwd);
 }
 
-Value *ReverseBuilder::recomputeFromOperands(Value *Orig, unsigned Depth) {
+Value *PrimalInReverse::recomputeFromOperands(Value *Orig, unsigned Depth) {
   auto *I = dyn_cast<Instruction>(Orig);
   if (!I || Depth > MaxRecomputeDepth)
     return nullptr;
   // A load can be repeated in the reverse sweep when nothing can have
   // changed that memory in between: no write of the function may alias it,
   // and nothing outside runs between the sweeps (mayReload).
-  bool Reload =
-      isa<LoadInst>(I) && mayReload(*cast<LoadInst>(I));
+  bool Reload = isa<LoadInst>(I) && mayReload(*cast<LoadInst>(I));
   if (auto *Phi = dyn_cast<PHINode>(I))
     return recomputePhiInReverse(Phi, Depth);
-  bool MathCall = isRecomputableMathCall(*I, LI);
+  bool MathCall = isRecomputableMathCall(*I, S.LI);
   if (!Reload && !MathCall && !isCheapToRecompute(*I))
     return nullptr;
   // Never more to tape than taping the value itself: at most one operand
@@ -338,7 +304,7 @@ Value *ReverseBuilder::recomputeFromOperands(Value *Orig, unsigned Depth) {
   // ones, like x in -x and 1 - x, is then taped once for all of them), and
   // not a wider one (a float compared with the running maximum: tape the
   // flag, not the maximum).
-  const DataLayout &DL = Ctx.M.getDataLayout();
+  const DataLayout &DL = S.Ctx.M.getDataLayout();
   unsigned FromTape = 0;
   for (const Use &U : I->operands())
     if (!recomputableWithoutTape(U, Depth + 1)) {
@@ -348,9 +314,8 @@ Value *ReverseBuilder::recomputeFromOperands(Value *Orig, unsigned Depth) {
     }
   if (FromTape > 1 || (FromTape && (MathCall || tapesNoOperand(*I))))
     return nullptr;
-  BlockRecord &R = *Records[CurBlock];
-  Value *Fwd = VMap[Orig];
-  if (Value *V = R.Loaded.lookup(Fwd))
+  Value *Fwd = S.VMap[Orig];
+  if (Value *V = Records.loaded(S.CurBlock, Fwd))
     return V;
   SmallVector<Value *, 4> Ops;
   for (const Use &U : I->operands())
@@ -363,17 +328,17 @@ Value *ReverseBuilder::recomputeFromOperands(Value *Orig, unsigned Depth) {
   return placeWithRecord(C, Fwd);
 }
 
-Value *ReverseBuilder::operandInReverse(Value *Op, unsigned Depth) {
+Value *PrimalInReverse::operandInReverse(Value *Op, unsigned Depth) {
   if (availableWithoutTape(Op))
     return primalInReverse(Op);
   if (Value *V = recomputeInReverse(Op, Depth))
     return V;
   if (const Loop *L = invariantLoop(Op))
     return invariantInReverse(Op, /*Shadow=*/false, L);
-  return fromForward(VMap[Op], /*Direct=*/false);
+  return fromForward(S.VMap[Op], /*Direct=*/false);
 }
 
-bool ReverseBuilder::recomputableWithoutTape(Value *V, unsigned Depth) {
+bool PrimalInReverse::recomputableWithoutTape(Value *V, unsigned Depth) {
   if (availableWithoutTape(V))
     return true;
   auto *I = dyn_cast<Instruction>(V);
@@ -382,9 +347,9 @@ bool ReverseBuilder::recomputableWithoutTape(Value *V, unsigned Depth) {
   // Answers hold for the block being reversed (induction variables in
   // scope differ between blocks); the depth is ignored, which may only make
   // a later recomputation fall back to the tape.
-  if (MemoBlock != CurBlock) {
+  if (MemoBlock != S.CurBlock) {
     Recomputable.clear();
-    MemoBlock = CurBlock;
+    MemoBlock = S.CurBlock;
   }
   if (auto It = Recomputable.find(V); It != Recomputable.end())
     return It->second;
@@ -394,32 +359,33 @@ bool ReverseBuilder::recomputableWithoutTape(Value *V, unsigned Depth) {
   return Result;
 }
 
-bool ReverseBuilder::recomputableUncached(Instruction *I, unsigned Depth) {
+bool PrimalInReverse::recomputableUncached(Instruction *I, unsigned Depth) {
   if (auto *Phi = dyn_cast<PHINode>(I))
     return phiRecomputable(Phi, Depth);
-  if (StoreInst *S = keptStore(*I))
-    if (recomputableWithoutTape(S->getPointerOperand(), Depth + 1))
+  if (StoreInst *St = keptStore(*I))
+    if (recomputableWithoutTape(St->getPointerOperand(), Depth + 1))
       return true;
   bool Reload = isa<LoadInst>(I) && mayReload(*cast<LoadInst>(I));
-  if (!Reload && !isRecomputableMathCall(*I, LI) && !isCheapToRecompute(*I))
+  if (!Reload && !isRecomputableMathCall(*I, S.LI) && !isCheapToRecompute(*I))
     return false;
   return all_of(I->operands(), [&](Value *Op) {
     return recomputableWithoutTape(Op, Depth + 1);
   });
 }
 
-bool ReverseBuilder::phiRecomputable(PHINode *Phi, unsigned Depth) {
+bool PrimalInReverse::phiRecomputable(PHINode *Phi, unsigned Depth) {
   // As a select, both incoming values are computed, also the one whose
   // side of the branch did not run: they must be safe to compute anywhere
   // (no loads) and need nothing from the tape (nothing was recorded there).
-  std::optional<DecidingBranch> D = decidingBranch(Phi->getParent());
+  std::optional<ReverseControlFlow::DecidingBranch> D =
+      Flow.decidingBranch(Phi->getParent());
   return D && recomputableWithoutTape(D->Cond, Depth + 1) &&
          all_of(Phi->incoming_values(), [&](Value *In) {
            return speculatableWithoutTape(In, Depth + 1);
          });
 }
 
-bool ReverseBuilder::speculatableWithoutTape(Value *V, unsigned Depth) {
+bool PrimalInReverse::speculatableWithoutTape(Value *V, unsigned Depth) {
   if (availableWithoutTape(V))
     return true;
   auto *I = dyn_cast<Instruction>(V);
@@ -431,17 +397,17 @@ bool ReverseBuilder::speculatableWithoutTape(Value *V, unsigned Depth) {
   });
 }
 
-Value *ReverseBuilder::recomputePhiInReverse(PHINode *Phi, unsigned Depth) {
+Value *PrimalInReverse::recomputePhiInReverse(PHINode *Phi, unsigned Depth) {
   // A phi joining the two sides of a branch is a select on its condition.
   if (!phiRecomputable(Phi, Depth))
     return nullptr;
-  std::optional<DecidingBranch> D = decidingBranch(Phi->getParent());
-  SmallVector<BasicBlock *, 2> &P = Preds[Phi->getParent()];
+  std::optional<ReverseControlFlow::DecidingBranch> D =
+      Flow.decidingBranch(Phi->getParent());
+  SmallVector<BasicBlock *, 2> &P = S.Preds[Phi->getParent()];
   Value *Ops[3] = {D->Cond, Phi->getIncomingValueForBlock(P[D->IfTrue]),
                    Phi->getIncomingValueForBlock(P[D->IfFalse])};
-  BlockRecord &R = *Records[CurBlock];
-  Value *Fwd = VMap[Phi];
-  if (Value *V = R.Loaded.lookup(Fwd))
+  Value *Fwd = S.VMap[Phi];
+  if (Value *V = Records.loaded(S.CurBlock, Fwd))
     return V;
   Value *Re[3];
   for (unsigned K = 0; K < 3; ++K)
@@ -451,40 +417,31 @@ Value *ReverseBuilder::recomputePhiInReverse(PHINode *Phi, unsigned Depth) {
   return placeWithRecord(Sel, Fwd);
 }
 
-Instruction *ReverseBuilder::placeWithRecord(Instruction *C, Value *Fwd) {
-  // With the record's loads at the top of the reverse block, so that every
-  // use in the block is dominated; later reads of Fwd in this block reuse it.
-  BlockRecord &R = *Records[CurBlock];
-  if (R.LastLoad)
-    C->insertAfter(R.LastLoad->getIterator());
-  else
-    C->insertBefore(RevBlocks[CurBlock]->getFirstInsertionPt());
-  R.LastLoad = C;
-  R.Loaded[Fwd] = C;
-  return C;
+Instruction *PrimalInReverse::placeWithRecord(Instruction *C, Value *Fwd) {
+  return Records.place(S.CurBlock, C, Fwd);
 }
 
-Value *ReverseBuilder::shadowInReverse(Value *Orig, Instruction *User) {
+Value *PrimalInReverse::shadowInReverse(Value *Orig, Instruction *User) {
   if (auto *C = dyn_cast<Constant>(Orig))
-    if (Constant *S = shadowOfConstant(Ctx.M, C, /*ForReverse=*/true))
-      return S;
-  Value *S = Shadows.lookup(Orig);
-  if (!S)
-    return shadowInForward(Orig, User); // Reports the error.
-  if (isa<Constant>(S))
-    return S;
+    if (Constant *Sh = shadowOfConstant(S.Ctx.M, C, /*ForReverse=*/true))
+      return Sh;
+  Value *Sh = S.Shadows.lookup(Orig);
+  if (!Sh)
+    return S.Cloning.shadowOf(Orig, User); // Reports the error.
+  if (isa<Constant>(Sh))
+    return Sh;
   bool Direct = isDirectlyAvailable(Orig);
   if (!Direct)
     if (const Loop *L = invariantLoop(Orig))
       return invariantInReverse(Orig, /*Shadow=*/true, L);
-  if (!Direct || !Combined)
-    if (Value *V = recomputeShadowInReverse(Orig, S, User))
+  if (!Direct || !S.Combined)
+    if (Value *V = recomputeShadowInReverse(Orig, Sh, User))
       return V;
-  return fromForward(S, Direct);
+  return fromForward(Sh, Direct);
 }
 
-bool ReverseBuilder::shadowRecomputableWithoutTape(Value *Orig,
-                                                   unsigned Depth) {
+bool PrimalInReverse::shadowRecomputableWithoutTape(Value *Orig,
+                                                    unsigned Depth) {
   if (isDirectlyAvailable(Orig) || isa<Constant>(Orig) || invariantLoop(Orig))
     return true;
   auto *GEP = dyn_cast<GetElementPtrInst>(Orig);
@@ -496,8 +453,8 @@ bool ReverseBuilder::shadowRecomputableWithoutTape(Value *Orig,
          });
 }
 
-Value *ReverseBuilder::recomputeShadowInReverse(Value *Orig, Value *S,
-                                                Instruction *User) {
+Value *PrimalInReverse::recomputeShadowInReverse(Value *Orig, Value *Sh,
+                                                 Instruction *User) {
   // The shadow of p + i is shadow(p) + i. With p's shadow at hand (an
   // argument's in a gradient), only the index is taped, and it is shared by
   // the primal and shadow addresses that use it; with constant indices (an
@@ -512,8 +469,7 @@ Value *ReverseBuilder::recomputeShadowInReverse(Value *Orig, Value *S,
     FromTape += !recomputableWithoutTape(Idx, 1);
   if (FromTape > 1)
     return nullptr;
-  BlockRecord &R = *Records[CurBlock];
-  if (Value *V = R.Loaded.lookup(S))
+  if (Value *V = Records.loaded(S.CurBlock, Sh))
     return V;
   Value *Base = shadowInReverse(GEP->getPointerOperand(), User);
   if (!Base)
@@ -527,7 +483,7 @@ Value *ReverseBuilder::recomputeShadowInReverse(Value *Orig, Value *S,
     C->setOperand(K + 1, V);
   C->setName(GEP->getName() + ".shadow.re");
   ++Recomputed;
-  return placeWithRecord(C, S);
+  return placeWithRecord(C, Sh);
 }
 
 } // namespace ad

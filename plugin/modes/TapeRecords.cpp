@@ -1,0 +1,241 @@
+//===- TapeRecords.cpp - What each block keeps on the tape ----------------===//
+//
+// Records are laid out while the reverse blocks are built, and emitted after:
+// a field's offset is known when it is first read, the record's size only
+// when its reverse block is complete. See TapeRecords.h.
+//
+//===----------------------------------------------------------------------===//
+#include "modes/TapeRecords.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace ad {
+
+/// Byte-packed records where misaligned 8-byte accesses are as fast as
+/// aligned ones; 4-byte aligned records elsewhere.
+static Align recordAlignFor(Function &F, FunctionAnalysisManager &FAM) {
+  const TargetTransformInfo &TTI = FAM.getResult<TargetIRAnalysis>(F);
+  unsigned Fast = 0;
+  if (TTI.allowsMisalignedMemoryAccesses(F.getContext(), 64,
+                                         /*AddressSpace=*/0, Align(1), &Fast) &&
+      Fast)
+    return Align(1);
+  return Align(4);
+}
+
+TapeRecords::TapeRecords(ReverseState &S)
+    : S(S), RecordAlign(recordAlignFor(*S.Primal, S.Ctx.FAM)) {}
+
+TapeRecords::~TapeRecords() {
+  for (auto &[BB, R] : Records)
+    delete R;
+}
+
+void TapeRecords::createRecords() {
+  for (BasicBlock *BB : S.LiveBlocks)
+    Records[BB] = new BlockRecord();
+}
+
+Value *TapeRecords::loaded(BasicBlock *BB, Value *Fwd) const {
+  return Records.lookup(BB)->Loaded.lookup(Fwd);
+}
+
+Value *TapeRecords::read(BasicBlock *RecBlock, Value *Fwd) {
+  BlockRecord &R = *Records[RecBlock];
+  if (Value *V = R.Loaded.lookup(Fwd))
+    return V;
+  ADContext &Ctx = S.Ctx;
+  IRBuilder<> PB(Ctx.M.getContext());
+  BasicBlock *RB = S.RevBlocks[RecBlock];
+  if (!R.Pop) {
+    PB.SetInsertPoint(RB, RB->begin());
+    R.Pop = PB.CreateCall(Ctx.Runtime.tapePop(), {S.TapeRev, PB.getInt64(0)},
+                          "record");
+    // Values placed before the record existed stay above what follows.
+    if (!R.LastLoad)
+      R.LastLoad = R.Pop;
+  }
+  const DataLayout &DL = Ctx.M.getDataLayout();
+  Align FieldAlign = fieldAlign(DL, Fwd->getType());
+  uint64_t Offset = alignTo(R.Size, FieldAlign);
+  R.Size = Offset + DL.getTypeStoreSize(Fwd->getType());
+  PB.SetInsertPoint(RB, std::next(R.LastLoad->getIterator()));
+  LoadInst *L = PB.CreateAlignedLoad(
+      Fwd->getType(),
+      PB.CreateConstInBoundsGEP1_64(PB.getInt8Ty(), R.Pop, Offset), FieldAlign,
+      Fwd->getName() + ".saved");
+  R.LastLoad = L;
+  R.Fields.push_back({Fwd, Offset});
+  R.Loaded[Fwd] = L;
+  return L;
+}
+
+Instruction *TapeRecords::place(BasicBlock *BB, Instruction *C, Value *Fwd) {
+  // With the record's loads at the top of the reverse block, so that every
+  // use in the block is dominated; later reads of Fwd in this block reuse it.
+  BlockRecord &R = *Records[BB];
+  if (R.LastLoad)
+    C->insertAfter(R.LastLoad->getIterator());
+  else
+    C->insertBefore(S.RevBlocks[BB]->getFirstInsertionPt());
+  R.LastLoad = C;
+  R.Loaded[Fwd] = C;
+  return C;
+}
+
+Align TapeRecords::fieldAlign(const DataLayout &DL, Type *T) const {
+  // A float takes 4 bytes, a flag 1: a loop's record is often just that.
+  return std::min(DL.getABITypeAlign(T), RecordAlign);
+}
+
+void TapeRecords::emitRecords() {
+  IRBuilder<> &B = S.B;
+  const DataLayout &DL = S.Ctx.M.getDataLayout();
+  for (BasicBlock *BB : S.LiveBlocks) {
+    BlockRecord &R = *Records[BB];
+    if (!R.Pop)
+      continue;
+    // Whole records stay RecordAlign-aligned; fields inside are packed.
+    uint64_t Size = alignTo(R.Size, RecordAlign.value());
+    R.Pop->setArgOperand(1, B.getInt64(Size));
+    auto *CloneBB = cast<BasicBlock>(S.VMap[BB]);
+    B.SetInsertPoint(CloneBB->getTerminator());
+    Value *Rec = B.CreateCall(S.Ctx.Runtime.tapePush(),
+                              {S.TapeFwd, B.getInt64(Size)}, "record");
+    for (auto &[V, Offset] : R.Fields)
+      B.CreateAlignedStore(
+          V, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Rec, Offset),
+          fieldAlign(DL, V->getType()));
+  }
+}
+
+void TapeRecords::reserveTape() {
+  // Bytes to reserve, by where (in the primal) the bound is known. Records
+  // outside loops are pushed at most once each per call: they join the
+  // reservation at the entry, so that the last of them does not double a
+  // buffer reserved to the byte.
+  IRBuilder<> &B = S.B;
+  Instruction *Entry = S.Primal->getEntryBlock().getTerminator();
+  MapVector<Instruction *, Value *> Bytes;
+  uint64_t Straight = 0;
+  for (BasicBlock *BB : S.LiveBlocks) {
+    BlockRecord &R = *Records[BB];
+    if (!R.Pop || !R.Size)
+      continue;
+    uint64_t Size = alignTo(R.Size, RecordAlign.value());
+    Loop *L = S.LI.getLoopFor(BB);
+    if (!L) {
+      Straight += Size;
+      continue;
+    }
+    auto It = S.Bounds.find(L->getHeader());
+    if (It == S.Bounds.end())
+      continue; // Pushes grow the tape as they go.
+    auto *At = cast_or_null<Instruction>(S.VMap.lookup(It->second.At));
+    Value *Iterations = It->second.Iterations;
+    if (!isa<Constant>(Iterations))
+      Iterations = S.VMap.lookup(Iterations);
+    if (!At || !Iterations)
+      continue;
+    B.SetInsertPoint(At);
+    Value *Add = B.CreateMul(Iterations, B.getInt64(Size), "tape.bytes");
+    Value *&Sum = Bytes[It->second.At];
+    Sum = Sum ? B.CreateAdd(Sum, Add, "tape.bytes") : Add;
+  }
+  if (Bytes.empty())
+    return;
+  if (Straight) {
+    auto *At = cast_or_null<Instruction>(S.VMap.lookup(Entry));
+    if (!At)
+      return;
+    B.SetInsertPoint(At);
+    Value *&Sum = Bytes[Entry];
+    Sum = Sum ? B.CreateAdd(Sum, B.getInt64(Straight), "tape.bytes")
+              : B.getInt64(Straight);
+  }
+  for (auto &[PrimalAt, Sum] : Bytes) {
+    B.SetInsertPoint(cast<Instruction>(S.VMap.lookup(PrimalAt)));
+    B.CreateCall(S.Ctx.Runtime.tapeReserve(), {S.TapeFwd, Sum});
+  }
+}
+
+void TapeRecords::dropUnusedTape() {
+  auto *Tape = cast<AllocaInst>(S.TapeFwd);
+  SmallVector<Instruction *, 2> Users;
+  for (User *U : Tape->users()) {
+    auto *I = cast<Instruction>(U);
+    auto *Call = dyn_cast<CallInst>(I);
+    bool IsInit = isa<StoreInst>(I) && I->getOperand(1) == Tape;
+    bool IsFree = Call && Call->getCalledFunction() == S.Ctx.Runtime.tapeFree();
+    if (!IsInit && !IsFree)
+      return;
+    Users.push_back(I);
+  }
+  for (Instruction *I : Users)
+    I->eraseFromParent();
+  Tape->eraseFromParent();
+}
+
+void TapeRecords::remarkTape(unsigned Recomputed) {
+  // Where the memory goes: bytes recorded once per call, and per iteration
+  // of each loop that records anything, so a user can see what is cached.
+  // A versioned function (ReloadVersioning.h) reports its two copies apart.
+  const DenseSet<const BasicBlock *> &Checked =
+      S.Ctx.Cache->checkedCopy(S.Primal);
+  struct Usage {
+    uint64_t PerCall = 0;
+    MapVector<Loop *, uint64_t> PerIteration;
+  } Plain, InChecked;
+  for (BasicBlock *BB : S.LiveBlocks) {
+    BlockRecord &R = *Records[BB];
+    if (!R.Pop || !R.Size)
+      continue;
+    Usage &U = Checked.contains(BB) ? InChecked : Plain;
+    uint64_t Size = alignTo(R.Size, RecordAlign.value());
+    if (Loop *L = S.LI.getLoopFor(BB))
+      U.PerIteration[L] += Size;
+    else
+      U.PerCall += Size;
+  }
+  unsigned CountedLoops = 0, Loops = 0;
+  for (Loop *L : S.LI.getLoopsInPreorder())
+    if (!Checked.contains(L->getHeader())) {
+      ++Loops;
+      CountedLoops += S.Counted.count(L->getHeader());
+    }
+  Function &User = *S.Sig.Primal;
+  OptimizationRemarkEmitter ORE(&User);
+  ORE.emit([&] {
+    OptimizationRemark R("ad", "Tape", &User);
+    auto Describe = [&](const Usage &U) {
+      R << ore::NV("BytesPerCall", U.PerCall) << " bytes per call";
+      for (auto &[L, Bytes] : U.PerIteration) {
+        R << ", " << ore::NV("BytesPerIteration", Bytes)
+          << " bytes per iteration of the loop";
+        if (DebugLoc DL = L->getStartLoc())
+          R << " at line " << ore::NV("Line", DL.getLine());
+        else
+          R << " '" << L->getHeader()->getName() << "'";
+      }
+    };
+    R << (S.Combined ? "gradient" : "split derivative") << " of '"
+      << ore::NV("Function", User.getName()) << "' caches ";
+    Describe(Plain);
+    if (!Checked.empty()) {
+      R << " (where its run-time checks pass: ";
+      Describe(InChecked);
+      R << ")";
+    }
+    R << "; recomputes " << ore::NV("Recomputed", Recomputed)
+      << " values in the reverse sweep; "
+      << ore::NV("CountedLoops", CountedLoops) << " of "
+      << ore::NV("Loops", Loops) << " loops reversed by counting";
+    return R;
+  });
+}
+
+} // namespace ad
