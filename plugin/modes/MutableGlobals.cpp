@@ -329,8 +329,12 @@ void MutableGlobals::findAccessors() {
   Shadowed.Accessors.clear();
   Mentions.clear();
   SmallVector<const Function *, 16> Work;
-  for (auto &[CG, S] : Shadowed.Shadow) {
-    auto *G = const_cast<GlobalVariable *>(CG);
+  // In the module's order, not the map's: Mentions decides the order of the
+  // shadow resets after a call, and the output must not depend on addresses.
+  for (GlobalVariable &GV : Ctx.M.globals()) {
+    if (!Shadowed.Shadow.count(&GV))
+      continue;
+    GlobalVariable *G = &GV;
     SmallVector<const User *, 8> Users(G->users());
     while (!Users.empty()) {
       const User *U = Users.pop_back_val();

@@ -14,6 +14,7 @@
 #include "modes/TapeRecords.h"
 #include "primal/ReloadVersioning.h"
 #include "rules/KnownFunctions.h"
+#include "rules/MathRules.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InstIterator.h"
@@ -87,15 +88,13 @@ static bool isCheapToRecompute(const Instruction &I) {
   if (isa<CmpInst>(I) || isa<ShuffleVectorInst>(I) ||
       isa<InsertElementInst>(I) || isa<ExtractElementInst>(I))
     return true;
+  // Floating-point arithmetic: its row says (fadd, fmul, fdiv are cheaper
+  // than a tape field's store and load when the operands are at hand, and
+  // recomputeInReverse tapes no operand of them; frem is not).
+  if (const MathRule *Rule = lookupInstructionRule(I.getOpcode()))
+    return Rule->Recompute == RecomputeCost::Cheap;
   if (auto *BO = dyn_cast<BinaryOperator>(&I)) {
     switch (BO->getOpcode()) {
-    case Instruction::FAdd:
-    case Instruction::FSub:
-    case Instruction::FMul:
-    case Instruction::FDiv:
-      // Cheaper than a tape field's store and load, when the operands are
-      // at hand (recomputeInReverse tapes no operand of them).
-      return true;
     case Instruction::Add:
     case Instruction::Sub:
     case Instruction::Mul:

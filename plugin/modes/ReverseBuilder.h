@@ -70,11 +70,16 @@ private:
   bool forwardCallToDefined(llvm::CallBase &I);
   bool reverseCallToDefined(llvm::CallBase &I);
   /// The split derivative a call to a defined function needs (the same in
-  /// the forward and the reverse sweep); nullopt when nothing of the call is
-  /// differentiated.
-  std::optional<DerivativeSignature> calleeSignature(llvm::CallBase &I);
-  llvm::DenseMap<const llvm::CallBase *, std::optional<DerivativeSignature>>
-      CalleeSignatures;
+  /// the forward and the reverse sweep), with its signature.
+  struct CalleeDerivative {
+    DerivativeSignature Sig;
+    SplitDerivative D;
+  };
+  /// nullptr when nothing of the call is differentiated (\p Ok stays true)
+  /// or after reporting an error (\p Ok false).
+  const CalleeDerivative *calleeDerivative(llvm::CallBase &I, bool &Ok);
+  llvm::DenseMap<const llvm::CallBase *, std::optional<CalleeDerivative>>
+      CalleeDerivatives;
 
   ReverseState S;
   TapeRecords Records;

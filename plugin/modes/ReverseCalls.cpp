@@ -74,16 +74,13 @@ bool ReverseBuilder::reverseCall(CallBase &I, Value *DY) {
 
 bool ReverseBuilder::forwardCallToDefined(CallBase &I) {
   IRBuilder<> &B = S.B;
-  std::optional<DerivativeSignature> Sig = calleeSignature(I);
-  if (!Sig)
-    return true;
-  const DerivativeSignature &Callee = *Sig;
-  SplitDerivative D = S.Ctx.Cache->split(Callee);
-  if (!D)
-    return false;
+  bool Ok = true;
+  const CalleeDerivative *CD = calleeDerivative(I, Ok);
+  if (!CD)
+    return Ok;
   auto *Clone = cast<CallBase>(S.VMap[&I]);
   SmallVector<Value *, 8> Args(Clone->args());
-  for (auto [U, A] : zip(I.args(), Callee.Args))
+  for (auto [U, A] : zip(I.args(), CD->Sig.Args))
     if (A == Activity::Shadowed) {
       Value *Sh = S.Cloning.shadowOf(U, &I);
       if (!Sh)
@@ -92,10 +89,10 @@ bool ReverseBuilder::forwardCallToDefined(CallBase &I) {
     }
   Args.push_back(S.TapeFwd);
   B.SetInsertPoint(Clone);
-  CallInst *New = B.CreateCall(D.Augmented, Args);
+  CallInst *New = B.CreateCall(CD->D.Augmented, Args);
   New->setDebugLoc(Clone->getDebugLoc());
   Value *Result = New;
-  if (Callee.ReturnActive && isPointerLike(I.getType())) {
+  if (CD->Sig.ReturnActive && isPointerLike(I.getType())) {
     Result = B.CreateExtractValue(New, 0);
     S.Shadows[&I] = B.CreateExtractValue(New, 1, I.getName() + ".shadow");
   }
@@ -106,36 +103,38 @@ bool ReverseBuilder::forwardCallToDefined(CallBase &I) {
 
 bool ReverseBuilder::reverseCallToDefined(CallBase &I) {
   IRBuilder<> &B = S.B;
-  std::optional<DerivativeSignature> Sig = calleeSignature(I);
-  if (!Sig)
-    return true;
-  const DerivativeSignature &Callee = *Sig;
-  SplitDerivative D = S.Ctx.Cache->split(Callee);
-  if (!D)
-    return false;
+  bool Ok = true;
+  const CalleeDerivative *CD = calleeDerivative(I, Ok);
+  if (!CD)
+    return Ok;
   SmallVector<Value *, 2> Args;
-  if (Callee.ReturnActive && isDifferentiableType(I.getType()))
+  if (CD->Sig.ReturnActive && isDifferentiableType(I.getType()))
     Args.push_back(Adjoints.takeAdjoint(&I));
   Args.push_back(S.TapeRev);
-  CallInst *Result = B.CreateCall(D.Adjoint, Args);
+  CallInst *Result = B.CreateCall(CD->D.Adjoint, Args);
   unsigned Field = 0;
-  for (auto [U, A] : zip(I.args(), Callee.Args))
+  for (auto [U, A] : zip(I.args(), CD->Sig.Args))
     if (A == Activity::Active)
       Adjoints.addAdjoint(U, B.CreateExtractValue(Result, Field++));
   return true;
 }
 
-std::optional<DerivativeSignature>
-ReverseBuilder::calleeSignature(CallBase &I) {
+const ReverseBuilder::CalleeDerivative *
+ReverseBuilder::calleeDerivative(CallBase &I, bool &Ok) {
   // Asked twice per call, by the forward and the reverse sweep.
-  auto [It, New] = CalleeSignatures.try_emplace(&I);
-  if (!New)
-    return It->second;
-  std::optional<DerivativeSignature> Callee =
-      signatureForCall(I, S.AA, DerivativeKind::Split);
-  if (Callee)
-    std::tie(Callee->KeptArgs, Callee->UnwrittenArgs) = Values.keptArguments(I);
-  return CalleeSignatures[&I] = Callee;
+  auto [It, New] = CalleeDerivatives.try_emplace(&I);
+  if (New) {
+    std::optional<DerivativeSignature> Sig =
+        signatureForCall(I, S.AA, DerivativeKind::Split);
+    if (Sig) {
+      std::tie(Sig->KeptArgs, Sig->UnwrittenArgs) = Values.keptArguments(I);
+      It->second = CalleeDerivative{*Sig, S.Ctx.Cache->split(*Sig)};
+    }
+  }
+  if (!It->second)
+    return nullptr;
+  Ok = bool(It->second->D);
+  return Ok ? &*It->second : nullptr;
 }
 
 } // namespace ad
