@@ -163,13 +163,19 @@ Function *DerivativeCache::gradientPrimal(Function *F) {
   registerCanonical(Clone, F);
   OptimizationRemarkEmitter ORE(F);
   ORE.emit([&] {
-    return OptimizationRemark("ad", "Versioned", F)
-           << "gradient of '" << ore::NV("Function", F->getName())
-           << "' checks at run time (" << ore::NV("Checks", Versions->Checks)
-           << " conditions) that no later write changes "
-           << ore::NV("Accesses", Versions->Accesses)
-           << " loaded or stored values, and reads them back instead of "
-              "caching them when none does";
+    OptimizationRemark R("ad", "Versioned", F);
+    R << "gradient of '" << ore::NV("Function", F->getName())
+      << "' checks at run time (" << ore::NV("Checks", Versions->Checks)
+      << " conditions) that no later write changes "
+      << ore::NV("Accesses", Versions->Accesses)
+      << " loaded or stored values, and reads them back instead of "
+         "caching them when none does";
+    if (Versions->InLoop)
+      R << "; and that no write in their own loop changes "
+        << ore::NV("InLoop", Versions->InLoop)
+        << " more, cached once per entry into the loop instead of once per "
+           "iteration";
+    return R;
   });
   CheckedCopies[Clone] =
       std::make_unique<DenseSet<const BasicBlock *>>(

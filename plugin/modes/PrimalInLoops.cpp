@@ -12,6 +12,7 @@
 #include "modes/PrimalInReverse.h"
 #include "modes/ReverseControlFlow.h"
 #include "modes/TapeRecords.h"
+#include "primal/ReloadVersioning.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 
 using namespace llvm;
@@ -91,7 +92,11 @@ bool PrimalInReverse::invariantLoad(const LoadInst &Ld, const Loop &L) const {
         return S.DT.dominates(Ld.getParent(), E);
       }))
     return false;
-  bool Unwritten = unwrittenArgument(Ld);
+  // A run-time check of the canonical primal (ReloadVersioning.h) may have
+  // shown that no write of Ld's own loop reaches it.
+  bool Unwritten = unwrittenArgument(Ld) ||
+                   (isUnchangedInItsLoop(Ld) &&
+                    S.LI.getLoopFor(Ld.getParent()) == &L);
   if (!Unwritten) {
     MemoryLocation Loc = MemoryLocation::get(&Ld);
     AAResults &AAR = S.Ctx.FAM.getResult<AAManager>(*S.Primal);

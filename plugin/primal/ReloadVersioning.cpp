@@ -29,14 +29,21 @@ using namespace llvm;
 namespace ad {
 
 static constexpr const char *UnchangedKind = "ad.unchanged";
+static constexpr const char *UnchangedInLoopKind = "ad.unchanged.in.loop";
 
 bool isUnchangedAfterAccess(const Instruction &I) {
   return I.getMetadata(UnchangedKind) != nullptr;
 }
 
+bool isUnchangedInItsLoop(const Instruction &I) {
+  return I.getMetadata(UnchangedInLoopKind) != nullptr;
+}
+
 void forgetUnchangedAccesses(Function &F) {
-  for (Instruction &I : instructions(F))
+  for (Instruction &I : instructions(F)) {
     I.setMetadata(UnchangedKind, nullptr);
+    I.setMetadata(UnchangedInLoopKind, nullptr);
+  }
 }
 
 namespace {
@@ -131,6 +138,12 @@ private:
   /// header), as conditions that must all hold; nullopt if nothing here can.
   std::optional<SmallVector<Condition, 2>> pairCondition(const Access &Ld,
                                                          const Access &W);
+  /// For a load at an address that does not change in its innermost loop,
+  /// whose value a later write may change: what keeps every write inside
+  /// that loop off it, so that the value is the same in all the loop's
+  /// iterations (conditions that must all hold); nullopt if nothing here can.
+  std::optional<SmallVector<Condition, 2>> inLoopCondition(Instruction *Ld,
+                                                           const Access &LA);
   void addWholeRunDisjoint(const Access &Ld, const Access &W, Condition &C);
   /// A comparison that, when it holds, keeps \p W from running at all.
   std::optional<Compare> neverRuns(const Access &W);
@@ -168,7 +181,7 @@ private:
   /// (Lo, End) of the intervals built: Lo < End whenever the access runs.
   std::set<std::pair<const SCEV *, const SCEV *>> Below;
   bool version(BasicBlock *CheckBB, Value *OK,
-               ArrayRef<Instruction *> Unchanged,
+               ArrayRef<Instruction *> Unchanged, ArrayRef<bool> OnlyInLoop,
                DenseSet<const BasicBlock *> &Copy);
 
   Function &F;
@@ -528,6 +541,37 @@ ReloadVersioner::pairCondition(const Access &Ld, const Access &W) {
   return All;
 }
 
+std::optional<SmallVector<Condition, 2>>
+ReloadVersioner::inLoopCondition(Instruction *Ld, const Access &LA) {
+  const Loop *In = LA.L;
+  if (!isa<LoadInst>(Ld) || !In ||
+      !SE.isLoopInvariant(SE.getSCEV(cast<LoadInst>(Ld)->getPointerOperand()),
+                          In))
+    return std::nullopt;
+  MemoryLocation Loc = MemoryLocation::get(Ld);
+  SmallVector<Condition, 2> All;
+  for (BasicBlock *BB : In->blocks())
+    for (Instruction &W : *BB) {
+      if (isa<LoadInst>(W) || !writesProgramMemory(W) ||
+          !mayWrite(AAR, &W, Loc))
+        continue;
+      std::optional<Access> WA = accessOf(&W);
+      if (!WA)
+        return std::nullopt;
+      // The write misses the load's location over the whole run (or never
+      // runs): it cannot change the value between two iterations.
+      Condition C;
+      addWholeRunDisjoint(LA, *WA, C);
+      if (std::optional<Compare> Skipped = neverRuns(*WA))
+        C.push_back({*Skipped});
+      if (C.empty() || !simplify(C))
+        return std::nullopt;
+      if (!C.empty())
+        All.push_back(std::move(C));
+    }
+  return All;
+}
+
 bool ReloadVersioner::simplify(Condition &C) {
   Condition Kept;
   for (Conjunction &Conj : C) {
@@ -673,6 +717,7 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
 
   // Accesses some write may change, and what rules that out for each write.
   SmallVector<Instruction *, 32> Unchanged;
+  SmallVector<bool, 32> OnlyInLoop; // Per access: vouched for in its loop.
   SmallVector<Condition, 64> Checks;
   SmallVector<unsigned, 32> FirstCheck; // Per kept access, its first check.
   for (Instruction *Ld : Reads) {
@@ -701,9 +746,23 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
     LLVM_DEBUG(dbgs() << "ad-reload: " << *Ld << " needed " << Needed
                       << " possible " << Possible << " checks " << Mine.size()
                       << "\n");
-    if (!Needed || !Possible)
+    if (!Needed)
       continue;
+    if (!Possible) {
+      // Changed later (the next pass of an outer loop rewrites it), but
+      // perhaps not inside its own loop: then the reverse sweep keeps one
+      // copy per entry into that loop instead of one per iteration.
+      std::optional<SmallVector<Condition, 2>> InLoop;
+      if (!LA)
+        LA = accessOf(Ld);
+      if (LA)
+        InLoop = inLoopCondition(Ld, *LA);
+      if (!InLoop)
+        continue;
+      Mine = std::move(*InLoop);
+    }
     Unchanged.push_back(Ld);
+    OnlyInLoop.push_back(!Possible);
     FirstCheck.push_back(Checks.size());
     append_range(Checks, Mine);
   }
@@ -735,6 +794,7 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
   Instruction *At = CheckBB->getTerminator();
   SCEVExpander Exp(SE, "ad.check");
   SmallVector<Instruction *, 32> Kept;
+  SmallVector<bool, 32> KeptOnlyInLoop;
   SmallVector<const Condition *, 64> KeptChecks;
   FirstCheck.push_back(Checks.size());
   for (unsigned K = 0; K < Unchanged.size(); ++K) {
@@ -751,6 +811,7 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
     if (!Expandable)
       continue;
     Kept.push_back(Unchanged[K]);
+    KeptOnlyInLoop.push_back(OnlyInLoop[K]);
     for (const Condition &C : Mine)
       KeptChecks.push_back(&C);
   }
@@ -785,15 +846,17 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
   // hold out here, where the loops may not run: no branching on poison.
   OK = OK ? B.CreateFreeze(OK, "ad.nooverwrite") : B.getTrue();
   ReloadVersions Result;
-  Result.Accesses = Kept.size();
+  Result.InLoop = count(KeptOnlyInLoop, true);
+  Result.Accesses = Kept.size() - Result.InLoop;
   Result.Checks = Seen.size();
-  if (!version(CheckBB, OK, Kept, Result.CheckedCopy))
+  if (!version(CheckBB, OK, Kept, KeptOnlyInLoop, Result.CheckedCopy))
     return std::nullopt;
   return Result;
 }
 
 bool ReloadVersioner::version(BasicBlock *CheckBB, Value *OK,
                               ArrayRef<Instruction *> Unchanged,
+                              ArrayRef<bool> OnlyInLoop,
                               DenseSet<const BasicBlock *> &Copy) {
   BasicBlock *Rest = SplitBlock(CheckBB, CheckBB->getTerminator());
   DominatorTree Dom(F);
@@ -824,9 +887,10 @@ bool ReloadVersioner::version(BasicBlock *CheckBB, Value *OK,
     Copy.insert(C);
   }
   remapInstructionsInBlocks(Copies, VMap);
-  for (Instruction *I : Unchanged)
-    cast<Instruction>(VMap[I])->setMetadata(UnchangedKind,
-                                            MDNode::get(F.getContext(), {}));
+  for (auto [I, InLoop] : zip(Unchanged, OnlyInLoop))
+    cast<Instruction>(VMap[I])->setMetadata(
+        InLoop ? UnchangedInLoopKind : UnchangedKind,
+        MDNode::get(F.getContext(), {}));
 
   CheckBB->getTerminator()->eraseFromParent();
   BranchInst::Create(cast<BasicBlock>(VMap[Rest]), Rest, OK, CheckBB);

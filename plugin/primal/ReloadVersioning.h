@@ -54,6 +54,8 @@ namespace ad {
 struct ReloadVersions {
   /// Loads and stores whose values the checked copy reads back.
   unsigned Accesses = 0;
+  /// Loads the checked copy shows unchanged within their own loop.
+  unsigned InLoop = 0;
   /// Run-time comparisons (after dropping duplicates).
   unsigned Checks = 0;
   /// The blocks of the checked copy.
@@ -70,10 +72,16 @@ versionForReloads(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
 /// nothing its function writes after it changes the location it accessed.
 bool isUnchangedAfterAccess(const llvm::Instruction &I);
 
-/// Drops every !ad.unchanged of \p F. The checks vouch for the gradient
-/// they were made for (nothing runs between its two sweeps); a gradient that
-/// is differentiated again (a nested derivative) may be split, with the
-/// caller's code between the halves, so its copy must not trust them.
+/// \p I (a load) sits where a run-time check has shown that no write inside
+/// its innermost loop changes the location it reads: its value is the same
+/// in every iteration of that loop (it may change between entries).
+bool isUnchangedInItsLoop(const llvm::Instruction &I);
+
+/// Drops every !ad.unchanged and !ad.unchanged.in.loop of \p F. The checks
+/// vouch for the gradient they were made for (nothing runs between its two
+/// sweeps); a gradient that is differentiated again (a nested derivative)
+/// may be split, with the caller's code between the halves, so its copy
+/// must not trust them.
 void forgetUnchangedAccesses(llvm::Function &F);
 
 } // namespace ad
