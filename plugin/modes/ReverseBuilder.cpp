@@ -74,6 +74,7 @@ bool ReverseBuilder::build() {
   if (S.Combined)
     Records.dropUnusedTape();
   Records.remarkTape(Values.recomputedCount());
+  Records.remarkFields();
   return true;
 }
 

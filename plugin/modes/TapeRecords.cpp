@@ -238,4 +238,52 @@ void TapeRecords::remarkTape(unsigned Recomputed) {
   });
 }
 
+/// What computed \p V, for a remark: "load", "fmul", "call to exp", a
+/// block's predecessor index, an argument.
+static void describeField(OptimizationRemarkAnalysis &R, const Value *V) {
+  if (auto *Call = dyn_cast<CallBase>(V)) {
+    const Function *F = Call->getCalledFunction();
+    R << "call to " << (F ? F->getName() : StringRef("a pointer"));
+  } else if (auto *I = dyn_cast<Instruction>(V)) {
+    R << I->getOpcodeName();
+  } else if (auto *A = dyn_cast<Argument>(V)) {
+    R << "argument " << ore::NV("Argument", A->getArgNo());
+    return;
+  } else {
+    R << "a value";
+    return;
+  }
+  if (const DebugLoc &DL = cast<Instruction>(V)->getDebugLoc())
+    R << " at line " << ore::NV("FieldLine", DL.getLine()) << ":"
+      << ore::NV("FieldColumn", DL.getCol());
+}
+
+void TapeRecords::remarkFields() {
+  const DenseSet<const BasicBlock *> &Checked =
+      S.Ctx.Cache->checkedCopy(S.Primal);
+  const DataLayout &DL = S.Ctx.M.getDataLayout();
+  Function &User = *S.Sig.Primal;
+  OptimizationRemarkEmitter ORE(&User);
+  for (BasicBlock *BB : S.LiveBlocks) {
+    BlockRecord &Rec = *Records[BB];
+    Loop *L = S.LI.getLoopFor(BB);
+    if (!Rec.Pop || !Rec.Size || !L)
+      continue;
+    for (auto &[Fwd, Offset] : Rec.Fields)
+      ORE.emit([&] {
+        OptimizationRemarkAnalysis R("ad", "TapeField", &User);
+        R << "per iteration of the loop";
+        if (DebugLoc Loc = L->getStartLoc())
+          R << " at line " << ore::NV("Line", Loc.getLine());
+        if (Checked.contains(BB))
+          R << " (where its run-time checks pass)";
+        R << ", the tape holds "
+          << ore::NV("Bytes", DL.getTypeStoreSize(Fwd->getType()).getFixedValue())
+          << " bytes of ";
+        describeField(R, Fwd);
+        return R;
+      });
+  }
+}
+
 } // namespace ad

@@ -47,6 +47,10 @@ public:
   /// -Rpass=ad: the bytes the tape holds per call and per loop iteration,
   /// and the \p Recomputed values that did not need it.
   void remarkTape(unsigned Recomputed);
+  /// -Rpass-analysis=ad: what each field of a loop's records holds (its
+  /// size, and the instruction that computed it, with its line), so that a
+  /// user can see which values a loop's bytes per iteration are.
+  void remarkFields();
 
 private:
   /// The primal values one forward block saves for its reverse block:

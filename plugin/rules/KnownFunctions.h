@@ -57,7 +57,11 @@ enum class CalleeKind : uint8_t {
                ///< at the mirrored place too.
   Custom,      ///< A function with a user-registered rule (CustomRules.h).
   Defined,     ///< A function with a body we differentiate recursively.
+  LibraryState, ///< A libm function with no rule that writes only the
+                ///< library's own state (lgamma: signgam and errno): an
+                ///< Unknown callee whose writes no program buffer sees.
   Unknown,     ///< A declaration with no rule, an indirect call, inline asm.
+               ///< Last: the kinds' count is Unknown + 1.
 };
 
 /// Which arguments of an allocation function say how much memory it returns

@@ -70,6 +70,11 @@ const CallRow Rows[] = {
      definedCall,                                    definedAdjoint},
   {CalleeKind::Unknown,      Unknown,  Writes,   NotFresh,  Unrelated,
      nullptr,                sameInForwardMode<unknownCall>,
+     unknownCall,                                    nullptr},
+  // signgam is an int and errno libc's: no floating-point value the
+  // reverse sweep might read back changes.
+  {CalleeKind::LibraryState, Unknown,  NoWrites, NotFresh,  Unrelated,
+     nullptr,                sameInForwardMode<unknownCall>,
      unknownCall,                                    nullptr}
 };
 // clang-format on
