@@ -37,12 +37,12 @@ static const double kPMin = 0;      /* pressure floor */
 static const double kEosVMax = 1e9; /* no pressure above this expansion */
 static const double kRefDens = 1;   /* reference density */
 static const double kQLin = 0.5;    /* linear viscosity coefficient */
-static const double kQQuad = 2.0 / 3; /* quadratic viscosity coefficient */
+static const double kQQuad = 2.0 / 3;   /* quadratic viscosity coefficient */
 static const double kQQC2 = 64 * 2 * 2; /* Courant: 64 qqc^2, qqc = 2 */
 static const double kDvovMax = 0.1;     /* largest volume change per step */
 static const double kHourglass = 3.0;   /* hourglass coefficient */
 static const double kDtMax = 1e-2;
-static const double kDtGrowLow = 1.1; /* keep dt if it would grow less */
+static const double kDtGrowLow = 1.1;  /* keep dt if it would grow less */
 static const double kDtGrowHigh = 1.2; /* never grow dt by more */
 
 typedef struct {
@@ -90,8 +90,7 @@ static inline void sub3(const double a[3], const double b[3], double out[3]) {
   out[0] = a[0] - b[0], out[1] = a[1] - b[1], out[2] = a[2] - b[2];
 }
 
-static inline void cross3(const double a[3], const double b[3],
-                          double out[3]) {
+static inline void cross3(const double a[3], const double b[3], double out[3]) {
   out[0] = a[1] * b[2] - a[2] * b[1];
   out[1] = a[2] * b[0] - a[0] * b[2];
   out[2] = a[0] * b[1] - a[1] * b[0];
@@ -249,8 +248,7 @@ static void update_element(Domain *d, int k, double dt) {
   double qnew = 0;
   if (vdov < 0) {
     double jump = length * vdov; /* velocity jump across the element */
-    qnew = kRefDens / vnew *
-           (kQQuad * jump * jump - kQLin * d->ss[k] * jump);
+    qnew = kRefDens / vnew * (kQQuad * jump * jump - kQLin * d->ss[k] * jump);
   }
   if (fabs(qnew) < kQCut)
     qnew = 0;
@@ -327,22 +325,21 @@ static void domain_alloc(Domain *d, int s) {
   d->nsymm = 3 * s1 * s1;
   d->nodelist = (int *)checked_malloc(sizeof(int) * 8 * (size_t)d->nelem);
   d->symm = (int *)checked_malloc(sizeof(int) * (size_t)d->nsymm);
-  double **node_fields[] = {&d->x,   &d->y,   &d->z,  &d->xd, &d->yd,
-                            &d->zd,  &d->xdd, &d->ydd, &d->zdd, &d->fx,
-                            &d->fy,  &d->fz,  &d->nmass};
+  double **node_fields[] = {&d->x,  &d->y,   &d->z,    &d->xd,  &d->yd,
+                            &d->zd, &d->xdd, &d->ydd,  &d->zdd, &d->fx,
+                            &d->fy, &d->fz,  &d->nmass};
   for (size_t f = 0; f < sizeof node_fields / sizeof *node_fields; f++)
     *node_fields[f] = new_field(d->nnode);
-  double **elem_fields[] = {&d->e,    &d->p,    &d->q,      &d->v,
-                            &d->volo, &d->emass, &d->vdov, &d->arealg,
-                            &d->ss};
+  double **elem_fields[] = {&d->e,     &d->p,    &d->q,      &d->v, &d->volo,
+                            &d->emass, &d->vdov, &d->arealg, &d->ss};
   for (size_t f = 0; f < sizeof elem_fields / sizeof *elem_fields; f++)
     *elem_fields[f] = new_field(d->nelem);
 }
 
 static void domain_free(Domain *d) {
-  double *fields[] = {d->x,   d->y,  d->z,    d->xd,  d->yd,   d->zd,
-                      d->xdd, d->ydd, d->zdd, d->fx,  d->fy,   d->fz,
-                      d->nmass, d->e, d->p,   d->q,   d->v,    d->volo,
+  double *fields[] = {d->x,     d->y,    d->z,      d->xd, d->yd, d->zd,
+                      d->xdd,   d->ydd,  d->zdd,    d->fx, d->fy, d->fz,
+                      d->nmass, d->e,    d->p,      d->q,  d->v,  d->volo,
                       d->emass, d->vdov, d->arealg, d->ss};
   for (size_t f = 0; f < sizeof fields / sizeof *fields; f++)
     free(fields[f]);
@@ -365,9 +362,9 @@ static void domain_init(Domain *d, const double *params) {
   int plane = s1 * s1;
   for (int b = 0; b < s1; b++)
     for (int a = 0; a < s1; a++) {
-      d->symm[a + s1 * b] = s1 * (a + s1 * b);         /* i = 0 */
-      d->symm[plane + a + s1 * b] = a + s1 * s1 * b;   /* j = 0 */
-      d->symm[2 * plane + a + s1 * b] = a + s1 * b;    /* k = 0 */
+      d->symm[a + s1 * b] = s1 * (a + s1 * b);       /* i = 0 */
+      d->symm[plane + a + s1 * b] = a + s1 * s1 * b; /* j = 0 */
+      d->symm[2 * plane + a + s1 * b] = a + s1 * b;  /* k = 0 */
     }
   d->gamma = params[1];
   for (int n = 0; n < nn; n++) {
