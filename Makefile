@@ -55,9 +55,10 @@ test-sanitize: deps
 # (bench/gpt2/gpt2.h).
 bench: build
 	cmake -S . -B $(BUILD) $(CMAKE_GEN) -DAD_BENCH=ON
-	cmake --build $(BUILD) --target rosenbrock_bench gpt2_bench
+	cmake --build $(BUILD) --target rosenbrock_bench gpt2_bench hydro_bench
 	$(BUILD)/bench/rosenbrock_bench $(BENCH_ARGS)
 	$(BUILD)/bench/gpt2/gpt2_bench $(GPT2_ARGS) $(BENCH_ARGS)
+	$(BUILD)/bench/hydro/hydro_bench $(BENCH_ARGS)
 
 # Compile time against network depth (bench/compile_time/README.md);
 # MEASURE_ARGS go to measure.py, e.g. MEASURE_ARGS="--repeats 5".
