@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "modes/PrimalInReverse.h"
 #include "analysis/MemoryEffects.h"
+#include "core/DeferredFreeMarks.h"
 #include "core/IRHelpers.h"
 #include "modes/ConstantShadows.h"
 #include "modes/ReverseControlFlow.h"
@@ -129,8 +130,10 @@ static bool isRecomputableMathCall(const Instruction &I, const LoopInfo &LI) {
 const SmallVectorImpl<Instruction *> &PrimalInReverse::writers() {
   if (!Writers) {
     Writers.emplace();
+    // A gradient's deferred frees run in its reverse sweep, after every
+    // read back (primal/DeferredFrees.h).
     for (Instruction &I : instructions(*S.Primal))
-      if (writesProgramMemory(I))
+      if (writesProgramMemory(I) && !(S.Combined && isDeferredFree(I)))
         Writers->push_back(&I);
   }
   return *Writers;

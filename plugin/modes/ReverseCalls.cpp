@@ -62,6 +62,11 @@ AllocaInst *ReverseBuilder::AdjointCalls::scratchSlot(Type *T,
   return R.Adjoints.scratchSlot(T, Name);
 }
 
+bool ReverseBuilder::ForwardSweepCalls::defersFrees() const {
+  return R.S.Combined;
+}
+bool ReverseBuilder::AdjointCalls::defersFrees() const { return R.S.Combined; }
+
 bool ReverseBuilder::forwardCall(CallBase &I) {
   ForwardSweepCalls E(*this);
   return emitByRow(I, &CallRow::Forward, E);

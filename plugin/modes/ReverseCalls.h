@@ -20,6 +20,7 @@ namespace ad {
 class ReverseBuilder::ForwardSweepCalls final : public ShadowEmitter {
 public:
   explicit ForwardSweepCalls(ReverseBuilder &R);
+  bool defersFrees() const override;
   llvm::Value *primal(llvm::Value *V) override;
   llvm::Value *shadow(llvm::Value *V, llvm::Instruction *At) override;
   bool callDerivativeOfCallee(llvm::CallBase &Call) override;
@@ -34,6 +35,7 @@ private:
 class ReverseBuilder::AdjointCalls final : public AdjointEmitter {
 public:
   explicit AdjointCalls(ReverseBuilder &R);
+  bool defersFrees() const override;
   llvm::Value *primal(llvm::Value *V) override;
   llvm::Value *shadow(llvm::Value *V, llvm::Instruction *At) override;
   bool callDerivativeOfCallee(llvm::CallBase &Call) override;

@@ -1,7 +1,9 @@
 //===- Preprocess.cpp - The canonical primal --------------------------------===//
 #include "primal/Preprocess.h"
 #include "primal/ReloadVersioning.h"
+#include "core/DeferredFreeMarks.h"
 #include "primal/ConstantCallees.h"
+#include "primal/DeferredFrees.h"
 #include "primal/SelectReductions.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
@@ -45,6 +47,7 @@ Function *createCanonicalPrimal(Function &F, FunctionAnalysisManager &FAM,
   Clone->setComdat(nullptr);
   dropPrimalOnlyAttributes(*Clone);
   forgetUnchangedAccesses(*Clone); // F may be a gradient (nested).
+  forgetDeferredFrees(*Clone);
 
   // Differentiated code is assumed not to throw: an invoke becomes a call
   // and its landing pads (C++ cleanups at -O0) disappear with it.
@@ -73,6 +76,7 @@ Function *createCanonicalPrimal(Function &F, FunctionAnalysisManager &FAM,
   unsigned ReadBack = readBackSelectReductions(*Clone, FAM);
   if (SelectReductions)
     *SelectReductions = ReadBack;
+  markDeferredFrees(*Clone, FAM);
   return Clone;
 }
 

@@ -2,6 +2,7 @@
 #include "primal/ReloadVersioning.h"
 #include "analysis/AccessIntervals.h"
 #include "analysis/MemoryEffects.h"
+#include "core/DeferredFreeMarks.h"
 #include "rules/MathRules.h"
 #include "llvm/IR/Module.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -709,7 +710,9 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
         (St && St->isSimple() && mayBeNeededInReverse(St->getValueOperand())))
       if (LI.getLoopFor(I.getParent()))
         Reads.push_back(&I);
-    if (!Ld && writesProgramMemory(I))
+    // Only gradients are versioned: their deferred frees run after every
+    // read back (DeferredFrees.h).
+    if (!Ld && writesProgramMemory(I) && !isDeferredFree(I))
       Writers.push_back(&I);
   }
   if (Reads.empty() || Reads.size() * Writers.size() > MaxPairs)

@@ -110,6 +110,9 @@ public:
   /// body is differentiated (its tangent, augmented forward sweep or
   /// adjoint); false after an error.
   virtual bool callDerivativeOfCallee(llvm::CallBase &Call) = 0;
+  /// Both sweeps are in one function (a gradient), which runs the frees
+  /// primal/DeferredFrees.h marks in its reverse sweep.
+  virtual bool defersFrees() const { return false; }
 
 protected:
   ~CallEmitter() = default;

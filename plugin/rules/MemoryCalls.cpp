@@ -1,6 +1,7 @@
 //===- MemoryCalls.cpp - Rows of allocation and byte-wise memory calls ----===//
 #include "rules/MemoryCalls.h"
 #include "rules/CallRows.h"
+#include "core/DeferredFreeMarks.h"
 #include "rules/ShadowErrors.h"
 #include "runtime/RuntimeFunctions.h"
 #include "support/Diagnostics.h"
@@ -52,6 +53,14 @@ static bool allocationAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInf
                        Value *) {
   if (E.hasHeapShadow(Call))
     E.B.CreateCall(E.Runtime.free(), {E.shadow(&Call, &Call)});
+  // The primal's free, deferred until now (primal/DeferredFrees.h): the
+  // reverse sweep has read back what it needed from the memory.
+  if (Function *FreeFn = E.defersFrees() ? freedInReverse(Call) : nullptr) {
+    Value *P = E.primal(&Call);
+    if (!P)
+      return false;
+    E.B.CreateCall(FreeFn, {P});
+  }
   return true;
 }
 
@@ -119,6 +128,14 @@ static bool reallocAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &
 
 /// Forward mode frees the shadow with the memory. (Reverse mode keeps the
 /// primal memory's shadow until the reverse sweep reaches its allocation.)
+/// A gradient frees what its reverse sweep may still read where that sweep
+/// reaches the allocation (primal/DeferredFrees.h), not here.
+static bool freeForward(ShadowEmitter &E, CallBase &Call, const CalleeInfo &) {
+  if (E.defersFrees() && isDeferredFree(Call))
+    E.clone(Call).eraseFromParent();
+  return true;
+}
+
 static bool freeTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo &) {
   Value *Ptr = Call.getArgOperand(0);
   if (!E.hasShadow(Ptr))
@@ -304,7 +321,7 @@ const CallRow Rows[] = {
      reallocForward,                                 reallocAdjoint},
   {CalleeKind::Free,         Anywhere, Writes,   NotFresh,  Unrelated,
      nullptr,                freeTangent,
-     nullptr,                                        nullptr},
+     freeForward,                                    nullptr},
   {CalleeKind::MemCopy,      Anywhere, Writes,   NotFresh,
      PointerRelation::CopiesSecondToFirst,
      memCopyActivity,        memCopyTangent,
