@@ -52,13 +52,15 @@ test-sanitize: deps
 
 # BENCH_ARGS go to Google Benchmark, e.g. BENCH_ARGS=--benchmark_filter=ad;
 # GPT2_ARGS to the GPT-2 benchmark too, e.g. GPT2_ARGS=--gpt2_124m
-# (bench/gpt2/gpt2.h).
+# (bench/gpt2/gpt2.h); ADBENCH_ARGS to the ADBench one, e.g.
+# ADBENCH_ARGS=--adbench_all (bench/adbench/README.md).
 bench: build
 	cmake -S . -B $(BUILD) $(CMAKE_GEN) -DAD_BENCH=ON
-	cmake --build $(BUILD) --target rosenbrock_bench gpt2_bench hydro_bench
+	cmake --build $(BUILD) --target rosenbrock_bench gpt2_bench hydro_bench adbench_bench
 	$(BUILD)/bench/rosenbrock_bench $(BENCH_ARGS)
 	$(BUILD)/bench/gpt2/gpt2_bench $(GPT2_ARGS) $(BENCH_ARGS)
 	$(BUILD)/bench/hydro/hydro_bench $(BENCH_ARGS)
+	$(BUILD)/bench/adbench/adbench_bench $(ADBENCH_ARGS) $(BENCH_ARGS)
 
 # Compile time against network depth (bench/compile_time/README.md);
 # MEASURE_ARGS go to measure.py, e.g. MEASURE_ARGS="--repeats 5".
