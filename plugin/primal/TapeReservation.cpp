@@ -175,20 +175,20 @@ IterationBoundMap materializeIterationBounds(Function &F,
   IRBuilder<> B(F.getContext());
   for (NestBound &Nest : Nests)
     for (NestLoop &NL : Nest.Loops) {
+      Value *Entries = nullptr; // Null: once per entry into the nest.
+      if (NL.EnteredFrom)
+        Entries = Result.lookup(NL.L->getParentLoop()->getHeader())
+                      .runsOf(NL.EnteredFrom);
       auto Expand = [&](const SCEV *Runs) -> Value * {
         if (!Runs)
           return nullptr;
         Value *N = Exp.expandCodeFor(Runs, Runs->getType(), Nest.At);
-        if (!NL.EnteredFrom)
-          return N;
         B.SetInsertPoint(Nest.At);
-        const IterationBound &Parent =
-            Result[NL.L->getParentLoop()->getHeader()];
-        return saturatingMul(B, Parent.runsOf(NL.EnteredFrom), N,
-                             "ad.iterations");
+        return Entries ? saturatingMul(B, Entries, N, "ad.iterations") : N;
       };
-      Result[NL.L->getHeader()] = {Nest.At, NL.L->getHeader(), Expand(NL.Runs),
-                                   Expand(NL.Completed)};
+      Value *Iterations = Expand(NL.Runs), *Completed = Expand(NL.Completed);
+      Result[NL.L->getHeader()] = {Nest.At, NL.L->getHeader(), Iterations,
+                                   Completed};
     }
   Exp.clear();
   if (!Nests.empty())
