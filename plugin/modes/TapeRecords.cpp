@@ -10,6 +10,7 @@
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace llvm;
 
@@ -113,11 +114,22 @@ void TapeRecords::emitRecords() {
   }
 }
 
+/// Whether \p BB runs on every iteration of its innermost loop \p L that
+/// completes (so at least as often as L's header, less one).
+static bool runsEveryIteration(BasicBlock *BB, Loop *L, DominatorTree &DT) {
+  BasicBlock *Latch = L->getLoopLatch();
+  return Latch && DT.dominates(BB, Latch);
+}
+
 void TapeRecords::reserveTape() {
-  // Bytes to reserve, by where (in the primal) the bound is known. Records
+  // Bytes to reserve, by where (in the primal) the count is known. Records
   // outside loops are pushed at most once each per call: they join the
   // reservation at the entry, so that the last of them does not double a
-  // buffer reserved to the byte.
+  // buffer reserved to the byte. Records in a loop count only where their
+  // block runs on every iteration: those of a branch taken now and then are
+  // left to the pushes, so that the reservation stays within one iteration
+  // per loop entry of what is recorded. Sums and products saturate (see
+  // TapeReservation.h); __ad_tape_reserve ignores what cannot be allocated.
   IRBuilder<> &B = S.B;
   Instruction *Entry = S.Primal->getEntryBlock().getTerminator();
   MapVector<Instruction *, Value *> Bytes;
@@ -129,22 +141,24 @@ void TapeRecords::reserveTape() {
     uint64_t Size = alignTo(R.Size, RecordAlign.value());
     Loop *L = S.LI.getLoopFor(BB);
     if (!L) {
-      Straight += Size;
+      Straight = SaturatingAdd(Straight, Size);
       continue;
     }
     auto It = S.Bounds.find(L->getHeader());
-    if (It == S.Bounds.end())
+    if (It == S.Bounds.end() || !runsEveryIteration(BB, L, S.DT))
       continue; // Pushes grow the tape as they go.
     auto *At = cast_or_null<Instruction>(S.VMap.lookup(It->second.At));
-    Value *Iterations = It->second.Iterations;
+    Value *Iterations = It->second.runsOf(BB);
     if (!isa<Constant>(Iterations))
       Iterations = S.VMap.lookup(Iterations);
     if (!At || !Iterations)
       continue;
     B.SetInsertPoint(At);
-    Value *Add = B.CreateMul(Iterations, B.getInt64(Size), "tape.bytes");
+    Value *Add = saturatingMul(B, Iterations, B.getInt64(Size), "tape.bytes");
     Value *&Sum = Bytes[It->second.At];
-    Sum = Sum ? B.CreateAdd(Sum, Add, "tape.bytes") : Add;
+    Sum = Sum ? B.CreateBinaryIntrinsic(Intrinsic::uadd_sat, Sum, Add, nullptr,
+                                        "tape.bytes")
+              : Add;
   }
   if (Bytes.empty())
     return;
@@ -154,7 +168,8 @@ void TapeRecords::reserveTape() {
       return;
     B.SetInsertPoint(At);
     Value *&Sum = Bytes[Entry];
-    Sum = Sum ? B.CreateAdd(Sum, B.getInt64(Straight), "tape.bytes")
+    Sum = Sum ? B.CreateBinaryIntrinsic(Intrinsic::uadd_sat, Sum,
+                                        B.getInt64(Straight))
               : B.getInt64(Straight);
   }
   for (auto &[PrimalAt, Sum] : Bytes) {

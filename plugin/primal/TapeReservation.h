@@ -8,12 +8,18 @@
 // forward sweep instead reserves, before the nest, the bytes the nest's
 // records will take: one allocation of the right size per nest.
 //
-// The reservation is a hint: pushes still check the capacity, so a bound
+// The reservation is a hint: pushes still check the capacity, so a count
 // that is too small (or an allocation that fails) costs a later growth, not
-// correctness. Bounds are therefore allowed to be loose: a loop that is not
-// entered (its guard fails) still counts as running its trip count, clamped
-// at zero when that count is negative in the loop's own integer type (the
-// trip count of `for (j = 0; j < m; j++)` with m < 0).
+// correctness. It is also never much more than the nest records: only exact
+// trip counts are used (where ScalarEvolution knows only a bound, such as
+// the range of a type for an exit tested against a value reloaded every
+// iteration, the loop is not counted), an inner loop counts only if it
+// starts on every iteration of its parent (or is skipped by a guard of its
+// own: its count is then clamped at zero where negative in the loop's own
+// integer type, the trip count of `for (j = 0; j < m; j++)` with m < 0),
+// and only records of blocks that run on every iteration are reserved
+// (TapeRecords::reserveTape). Products of trip counts saturate at 2^64 - 1,
+// which __ad_tape_reserve ignores.
 //
 //===----------------------------------------------------------------------===//
 #ifndef AD_MODES_TAPERESERVATION_H
@@ -24,6 +30,8 @@
 
 namespace llvm {
 class BasicBlock;
+class IRBuilderBase;
+class Twine;
 class Function;
 class Instruction;
 class Value;
@@ -31,15 +39,27 @@ class Value;
 
 namespace ad {
 
-/// At most how many iterations a loop runs per entry into its outermost
-/// loop, as an i64 computed at \p At: the earliest point outside loops from
-/// which the nest always runs and where the bound can be computed.
+/// How many times a counted loop's blocks run per entry into its outermost
+/// loop, as i64s computed at \p At: the earliest point outside loops from
+/// which the nest always runs and where the counts can be computed. Both
+/// saturate at 2^64 - 1.
 struct IterationBound {
   llvm::Instruction *At = nullptr;
+  const llvm::BasicBlock *Header = nullptr;
+  /// The header's runs.
   llvm::Value *Iterations = nullptr;
+  /// Where only the header exits: the runs of the loop's other blocks, one
+  /// per backedge taken; null elsewhere.
+  llvm::Value *Completed = nullptr;
+
+  /// At most how many times \p BB, a block of the loop (not of a subloop)
+  /// that runs on every iteration, runs.
+  llvm::Value *runsOf(const llvm::BasicBlock *BB) const {
+    return BB != Header && Completed ? Completed : Iterations;
+  }
 };
 
-/// Iteration bounds by loop header; a nest with any unbounded loop has none.
+/// Iteration counts by loop header; a loop that is not counted has none.
 using IterationBoundMap =
     llvm::DenseMap<const llvm::BasicBlock *, IterationBound>;
 
@@ -48,6 +68,10 @@ using IterationBoundMap =
 IterationBoundMap
 materializeIterationBounds(llvm::Function &F,
                            llvm::FunctionAnalysisManager &FAM);
+
+/// X * Y, unsigned, or all ones where that overflows.
+llvm::Value *saturatingMul(llvm::IRBuilderBase &B, llvm::Value *X,
+                           llvm::Value *Y, const llvm::Twine &Name = "");
 
 } // namespace ad
 

@@ -7,7 +7,9 @@
 // the linker merges across translation units. Each is built on first use.
 //
 // The tape is { ptr data, i64 size, i64 capacity }, one per top-level
-// gradient call (so per thread), grown by doubling with realloc.
+// gradient call (so per thread), grown by doubling with realloc. Where
+// threads have pthread keys (Linux), a freed tape's buffer is kept, one per
+// thread, for the next tape of the thread (TapeRuntime.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef AD_RUNTIME_RUNTIMEFUNCTIONS_H
@@ -31,10 +33,19 @@ public:
   /// ptr pop(ptr tape, i64 bytes): releases bytes, returns where to read.
   llvm::Function *tapePop();
   /// void reserve(ptr tape, i64 bytes): makes room for bytes more, exactly,
-  /// if it can; pushes still check (see primal/TapeReservation.h).
+  /// if it can; pushes still check (see primal/TapeReservation.h). A
+  /// request that would take the buffer past MaxTapeBytes is ignored.
   llvm::Function *tapeReserve();
-  /// void free(ptr tape): releases the tape's buffer.
+  /// void free(ptr tape): empties the tape, keeping its buffer in the
+  /// thread's cache where cachesTape() (the larger of it and the buffer
+  /// already there), releasing it otherwise.
   llvm::Function *tapeFree();
+  /// No allocation of more than 2^47 bytes (128 TiB, the user address space
+  /// of x86-64 and AArch64 with 48-bit addresses) can succeed: a
+  /// reservation asking for more is a loose bound, or a saturated one.
+  static constexpr uint64_t MaxTapeBytes = uint64_t(1) << 47;
+  /// Whether freed tape buffers are cached per thread on this target.
+  bool cachesTape() const;
   /// void memcpyAdjoint(ptr srcShadow, ptr dstShadow, i64 count, i64 stride):
   /// for each of count elements of type FPTy, stride bytes apart,
   /// srcShadow[i] += dstShadow[i]; dstShadow[i] = 0 — in the direction that
@@ -86,6 +97,22 @@ private:
   llvm::Function *getOrCreate(llvm::StringRef Name, llvm::FunctionType *Ty,
                               bool &Created);
   llvm::Function *tapeGrow();
+  /// void take(ptr tape): an empty tape (null data) takes the thread's
+  /// cached buffer, if any.
+  llvm::Function *tapeTake();
+  /// i64 key(): the pthread key of the tape cache plus one, created on
+  /// first use; 0 where there are none.
+  llvm::Function *tapeCacheKey();
+  /// The global that holds tapeCacheKey()'s result once created.
+  llvm::GlobalVariable *tapeCacheKeySlot();
+  /// A weak declaration of a pthread function (see TapeRuntime.cpp).
+  llvm::FunctionCallee pthread(llvm::StringRef Name, llvm::Type *Ret,
+                               llvm::ArrayRef<llvm::Type *> Params);
+  /// At B, in free: keeps the buffer \p Data of \p Cap bytes in the cache
+  /// (then branches to \p Done) or branches to \p Release to free it.
+  void emitCacheBuffer(llvm::IRBuilderBase &B, llvm::Value *Data,
+                       llvm::Value *Cap, llvm::BasicBlock *Release,
+                       llvm::BasicBlock *Done);
   /// realloc(tape->data, Capacity), the new buffer or null.
   llvm::Value *reallocBuffer(llvm::IRBuilderBase &B, llvm::Value *Tape,
                              llvm::Value *Capacity);

@@ -46,10 +46,14 @@ declare void @__ad_autodiff_void(ptr, ...)
 ; CHECK:         [[OK:%ad.nooverwrite[0-9]*]] = freeze i1
 ; CHECK-NEXT:    br i1 [[OK]], label %[[KEPT:.*\.kept]], label
 ; The original reserves the loop's records before it (TapeReservation.h):
-; max(n, 0) iterations of 4 bytes, one allocation instead of growing.
+; max(n, 0) iterations of 4 bytes, one allocation instead of growing; the
+; product saturates instead of wrapping.
 ; CHECK:       loop.preheader:
 ; CHECK:         [[TRIPS:%.*]] = call i64 @llvm.smax.i64(i64 %2, i64 0)
-; CHECK-NEXT:    %tape.bytes = mul i64 [[TRIPS]], 4
+; CHECK-NEXT:    [[PROD:%.*]] = call { i64, i1 } @llvm.umul.with.overflow.i64(i64 [[TRIPS]], i64 4)
+; CHECK-NEXT:    [[LOW:%.*]] = extractvalue { i64, i1 } [[PROD]], 0
+; CHECK-NEXT:    [[OVER:%.*]] = extractvalue { i64, i1 } [[PROD]], 1
+; CHECK-NEXT:    %tape.bytes = select i1 [[OVER]], i64 -1, i64 [[LOW]]
 ; CHECK-NEXT:    call void @__ad_tape_reserve(ptr %tape, i64 %tape.bytes)
 ; The original's forward loop tapes x.
 ; CHECK:       loop:
