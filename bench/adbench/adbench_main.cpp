@@ -11,7 +11,9 @@
 // observations. One iteration is one objective or one derivative;
 // inputs and outputs live outside it. heap_peak.c counts every allocation
 // (the objective's scratch buffers, the plugin's tape), and peak_bytes is
-// the most heap one iteration held above what was live when it started.
+// the most heap live at once above what was live before the first
+// iteration, the tape the run-time keeps between calls included
+// (bench/gpt2/bench_steps.h).
 //
 // --adbench_all (ours, removed before Google Benchmark reads the flags)
 // adds the GMM sizes left out by default (see tooLarge()). The allocator keeps
@@ -24,6 +26,7 @@
 
 #include "adbench.h"
 #include "heap_peak.h"
+#include "bench_steps.h"
 
 #include <benchmark/benchmark.h>
 
@@ -44,20 +47,6 @@ constexpr int kBaCams = 49, kBaPoints = 7776, kBaObs = 31843;
 // (4.7 and 9.4 GiB of tape, README.md); --adbench_all adds them.
 bool tooLarge(int d, int K) { return d == 64 && K >= 100; }
 
-// Times `step` once per iteration and reports its peak heap growth.
-template <class Step> void timeSteps(benchmark::State &state, Step step) {
-  size_t peak = 0;
-  for (auto _ : state) {
-    size_t base = heap_live_bytes();
-    heap_reset_peak();
-    step();
-    benchmark::ClobberMemory();
-    peak = std::max(peak, heap_peak_bytes() - base);
-  }
-  state.counters["peak_bytes"] = benchmark::Counter(
-      static_cast<double>(peak), benchmark::Counter::kDefaults,
-      benchmark::Counter::OneK::kIs1024);
-}
 
 // ---- GMM ----
 

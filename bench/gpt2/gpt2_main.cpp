@@ -20,6 +20,7 @@
 
 #include "gpt2.h"
 #include "gpt2_verify.h"
+#include "bench_steps.h"
 #include "heap_peak.h"
 
 #include <benchmark/benchmark.h>
@@ -75,20 +76,6 @@ float *copyOf(const std::vector<float> &v) {
   return p;
 }
 
-// Times `step` once per iteration and reports its peak heap growth.
-template <class Step> void timeSteps(benchmark::State &state, Step step) {
-  size_t peak = 0;
-  for (auto _ : state) {
-    size_t base = heap_live_bytes();
-    heap_reset_peak();
-    step();
-    benchmark::ClobberMemory();
-    peak = std::max(peak, heap_peak_bytes() - base);
-  }
-  state.counters["peak_bytes"] = benchmark::Counter(
-      static_cast<double>(peak), benchmark::Counter::kDefaults,
-      benchmark::Counter::OneK::kIs1024);
-}
 
 size_t BT() { return static_cast<size_t>(B) * T; }
 size_t BTC() { return BT() * cfg.C; }

@@ -128,3 +128,20 @@ int posix_memalign(void **out, size_t alignment, size_t size) {
 void *valloc(size_t size) { return count_new(__libc_valloc(size)); }
 
 void *pvalloc(size_t size) { return count_new(__libc_pvalloc(size)); }
+
+/* The tape's run-time function that hands a thread's cached buffer to an
+ * empty tape (plugin/runtime/TapeRuntime.cpp); weak: absent where no
+ * gradient was linked in. */
+struct heap_peak_tape {
+  void *data;
+  size_t size, capacity;
+};
+extern void __ad_tape_take(struct heap_peak_tape *) __attribute__((weak));
+
+void heap_forget_tape_cache(void) {
+  if (!__ad_tape_take)
+    return;
+  struct heap_peak_tape t = {0, 0, 0};
+  __ad_tape_take(&t);
+  free(t.data);
+}

@@ -18,6 +18,10 @@ size_t heap_live_bytes(void);
 size_t heap_peak_bytes(void);
 /* Starts a new peak at the current live size. */
 void heap_reset_peak(void);
+/* Frees the tape buffer the plugin's run-time keeps for this thread's next
+ * gradient (docs/OPTIONS.md, "What the tape keeps between calls"), so that a
+ * measurement that starts here counts the tape its gradients hold. */
+void heap_forget_tape_cache(void);
 
 #ifdef __cplusplus
 }
