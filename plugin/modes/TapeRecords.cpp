@@ -293,7 +293,8 @@ void TapeRecords::remarkFields() {
         if (Checked.contains(BB))
           R << " (where its run-time checks pass)";
         R << ", the tape holds "
-          << ore::NV("Bytes", DL.getTypeStoreSize(Fwd->getType()).getFixedValue())
+          << ore::NV("Bytes",
+                     DL.getTypeStoreSize(Fwd->getType()).getFixedValue())
           << " bytes of ";
         describeField(R, Fwd);
         return R;

@@ -1,14 +1,15 @@
 //===- CustomCalls.cpp - The row of calls with user-registered rules ------===//
 #include "rules/CustomCalls.h"
 #include "rules/CallRows.h"
-#include "rules/MathCalls.h"
 #include "rules/CustomRules.h"
+#include "rules/MathCalls.h"
 
 using namespace llvm;
 
 namespace ad {
 
-static bool customTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo &Info) {
+static bool customTangent(TangentEmitter &E, CallBase &Call,
+                          const CalleeInfo &Info) {
   if (!E.isVaried(&Call))
     return true;
   Function *Fwd = checkedRule(
@@ -24,7 +25,8 @@ static bool customTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo &I
   return true;
 }
 
-static bool customForward(ShadowEmitter &E, CallBase &Call, const CalleeInfo &Info) {
+static bool customForward(ShadowEmitter &E, CallBase &Call,
+                          const CalleeInfo &Info) {
   return !E.isVaried(&Call) ||
          checkedRule(
              Call, *Info.Custom, RuleMode::Reverse,
@@ -34,8 +36,8 @@ static bool customForward(ShadowEmitter &E, CallBase &Call, const CalleeInfo &In
 /// f_rev(primals, dret, &d1, ...) with every d zeroed first, then each d
 /// added to its argument's adjoint. customForward has checked the rule
 /// already, so fetching it here reports nothing new.
-static bool customAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &Info,
-                   Value *DY) {
+static bool customAdjoint(AdjointEmitter &E, CallBase &Call,
+                          const CalleeInfo &Info, Value *DY) {
   if (!DY)
     return true;
   Function *Rev = checkedRule(

@@ -1,8 +1,8 @@
 //===- MaskedMemory.cpp - llvm.masked.{load,store,gather,scatter}
 //-----------===//
 #include "rules/MaskedMemory.h"
-#include "rules/CallRows.h"
 #include "core/IRHelpers.h"
+#include "rules/CallRows.h"
 #include "rules/ShadowErrors.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -127,7 +127,7 @@ Value *takeMaskedLanes(IRBuilderBase &B, const MaskedAccess &A, Type *VecTy,
 
 /// Like a load; the passthru lanes flow through as well.
 static bool maskedLoadActivity(CallActivity &A, const CallBase &Call,
-                        const CalleeInfo &) {
+                               const CalleeInfo &) {
   const Value *Ptr = Call.getArgOperand(0), *PassThru = Call.getArgOperand(2);
   bool Changed = false;
   if (A.hasShadow(Ptr))
@@ -140,7 +140,7 @@ static bool maskedLoadActivity(CallActivity &A, const CallBase &Call,
 }
 
 static bool maskedAccessTangent(TangentEmitter &E, CallBase &Call,
-                         const CalleeInfo &) {
+                                const CalleeInfo &) {
   MaskedAccess A = *asMaskedAccess(Call);
   Value *Mask = E.primal(A.Mask);
   if (!E.hasShadow(A.Ptr)) {
@@ -150,9 +150,9 @@ static bool maskedAccessTangent(TangentEmitter &E, CallBase &Call,
     }
     // Lanes not loaded keep the passthru's tangent.
     if (!A.IsStore && E.isVaried(&Call))
-      E.setTangent(Call,
-                   E.B.CreateSelect(Mask, Constant::getNullValue(Call.getType()),
-                                    E.tangent(A.Data)));
+      E.setTangent(
+          Call, E.B.CreateSelect(Mask, Constant::getNullValue(Call.getType()),
+                                 E.tangent(A.Data)));
     return true;
   }
   Type *DataTy = A.Data->getType();
@@ -171,18 +171,18 @@ static bool maskedAccessTangent(TangentEmitter &E, CallBase &Call,
   return true;
 }
 
-static bool maskedAccessForward(ShadowEmitter &E, CallBase &Call, const CalleeInfo &) {
+static bool maskedAccessForward(ShadowEmitter &E, CallBase &Call,
+                                const CalleeInfo &) {
   MaskedAccess A = *asMaskedAccess(Call);
-  bool Active =
-      E.hasShadow(A.Ptr) || E.isVaried(A.Data) || E.hasShadow(A.Data);
+  bool Active = E.hasShadow(A.Ptr) || E.isVaried(A.Data) || E.hasShadow(A.Data);
   if (!Active || !A.Data->getType()->isPtrOrPtrVectorTy())
     return true;
   reportMaskedPointerAccess(E.Diag, Call);
   return false;
 }
 
-static bool maskedAccessAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &,
-                         Value *DY) {
+static bool maskedAccessAdjoint(AdjointEmitter &E, CallBase &Call,
+                                const CalleeInfo &, Value *DY) {
   MaskedAccess A = *asMaskedAccess(Call);
   IRBuilderBase &B = E.B;
   Type *DataTy = A.Data->getType();

@@ -1,4 +1,5 @@
-//===- MathCalls.cpp - Rows of calls with partials --------------------------===//
+//===- MathCalls.cpp - Rows of calls with partials
+//--------------------------===//
 #include "rules/MathCalls.h"
 #include "rules/CallRows.h"
 #include "rules/ComplexRules.h"
@@ -41,7 +42,7 @@ void adjointByRule(AdjointEmitter &E, Instruction &I, const MathRule &Rule,
 }
 
 static bool mathActivity(CallActivity &A, const CallBase &Call,
-                  const CalleeInfo &Info) {
+                         const CalleeInfo &Info) {
   bool AnyVaried = false;
   for (unsigned K = 0; K < Info.Rule->NumDiffArgs; ++K)
     AnyVaried |= A.isVaried(Call.getArgOperand(K));
@@ -59,21 +60,22 @@ bool everyArgumentActivity(CallActivity &A, const CallBase &Call,
   return AnyVaried && A.markVaried(&Call);
 }
 
-static bool mathTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo &Info) {
+static bool mathTangent(TangentEmitter &E, CallBase &Call,
+                        const CalleeInfo &Info) {
   if (E.isVaried(&Call))
     E.setTangent(Call, tangentByRule(E, Call, *Info.Rule));
   return true;
 }
 
-static bool mathAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &Info,
-                 Value *DY) {
+static bool mathAdjoint(AdjointEmitter &E, CallBase &Call,
+                        const CalleeInfo &Info, Value *DY) {
   if (DY)
     adjointByRule(E, Call, *Info.Rule, DY);
   return true;
 }
 
 static bool complexCallTangent(TangentEmitter &E, CallBase &Call,
-                        const CalleeInfo &Info) {
+                               const CalleeInfo &Info) {
   if (!E.isVaried(&Call))
     return true;
   auto Primal = [&](int K) -> Value * {
@@ -83,13 +85,13 @@ static bool complexCallTangent(TangentEmitter &E, CallBase &Call,
     Value *Op = Call.getArgOperand(K);
     return E.isVaried(Op) ? E.tangent(Op) : nullptr;
   };
-  E.setTangent(Call, complexTangent(E.B, *Info.Complex, Call, Primal,
-                                    TangentOfArg));
+  E.setTangent(Call,
+               complexTangent(E.B, *Info.Complex, Call, Primal, TangentOfArg));
   return true;
 }
 
-static bool complexCallAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &Info,
-                    Value *DY) {
+static bool complexCallAdjoint(AdjointEmitter &E, CallBase &Call,
+                               const CalleeInfo &Info, Value *DY) {
   if (!DY)
     return true;
   auto Primal = [&](int K) -> Value * {
@@ -102,7 +104,8 @@ static bool complexCallAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeIn
   return true;
 }
 
-static bool reductionTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo &) {
+static bool reductionTangent(TangentEmitter &E, CallBase &Call,
+                             const CalleeInfo &) {
   if (!E.isVaried(&Call))
     return true;
   IRBuilderBase &B = E.B;
@@ -113,8 +116,9 @@ static bool reductionTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo
       B, ID, Start, E.primal(Call.getArgOperand(VecOp)), E.primal(&Call));
   Value *DVec =
       guardedTerm(B, P.Guard, P.Vector, E.tangent(Call.getArgOperand(VecOp)));
-  Value *T = B.CreateIntrinsic(Intrinsic::vector_reduce_fadd, {DVec->getType()},
-                               {ConstantFP::getNegativeZero(Call.getType()), DVec});
+  Value *T =
+      B.CreateIntrinsic(Intrinsic::vector_reduce_fadd, {DVec->getType()},
+                        {ConstantFP::getNegativeZero(Call.getType()), DVec});
   if (VecOp && E.isVaried(Call.getArgOperand(0)))
     T = B.CreateFAdd(
         T, guardedTerm(B, P.Guard, P.Start, E.tangent(Call.getArgOperand(0))));
@@ -122,8 +126,8 @@ static bool reductionTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo
   return true;
 }
 
-static bool reductionAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &,
-                      Value *DY) {
+static bool reductionAdjoint(AdjointEmitter &E, CallBase &Call,
+                             const CalleeInfo &, Value *DY) {
   if (!DY)
     return true;
   IRBuilderBase &B = E.B;

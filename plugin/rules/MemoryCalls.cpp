@@ -1,7 +1,7 @@
 //===- MemoryCalls.cpp - Rows of allocation and byte-wise memory calls ----===//
 #include "rules/MemoryCalls.h"
-#include "rules/CallRows.h"
 #include "core/DeferredFreeMarks.h"
+#include "rules/CallRows.h"
 #include "rules/ShadowErrors.h"
 #include "runtime/RuntimeFunctions.h"
 #include "support/Diagnostics.h"
@@ -14,18 +14,18 @@ using namespace llvm;
 namespace ad {
 
 static bool freshMemoryActivity(CallActivity &A, const CallBase &Call,
-                         const CalleeInfo &) {
+                                const CalleeInfo &) {
   return A.markShadowed(&Call);
 }
 
 static bool allocationShadow(ShadowEmitter &E, CallBase &Call,
-                      const CalleeInfo &Info) {
+                             const CalleeInfo &Info) {
   const AllocationShape &S = *Info.Alloc;
   auto Arg = [&](int K) {
     return K < 0 ? nullptr : E.primal(Call.getArgOperand(K));
   };
-  Value *Shadow = E.Runtime.allocateShadow(E.B, Arg(S.CountArg),
-                                           Arg(S.SizeArg), Arg(S.AlignArg));
+  Value *Shadow = E.Runtime.allocateShadow(E.B, Arg(S.CountArg), Arg(S.SizeArg),
+                                           Arg(S.AlignArg));
   E.setShadow(Call, Shadow);
   E.keepHeapShadow(Call, Shadow);
   return true;
@@ -34,7 +34,7 @@ static bool allocationShadow(ShadowEmitter &E, CallBase &Call,
 /// posix_memalign(&p, ...): p's shadow, allocated alike, goes to the
 /// shadow of &p (without one, p holds no derivatives: nothing to do).
 static bool allocationOutShadow(ShadowEmitter &E, CallBase &Call,
-                         const CalleeInfo &Info) {
+                                const CalleeInfo &Info) {
   Value *Out = Call.getArgOperand(0);
   if (!E.hasShadow(Out))
     return true;
@@ -49,8 +49,8 @@ static bool allocationOutShadow(ShadowEmitter &E, CallBase &Call,
   return true;
 }
 
-static bool allocationAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &,
-                       Value *) {
+static bool allocationAdjoint(AdjointEmitter &E, CallBase &Call,
+                              const CalleeInfo &, Value *) {
   if (E.hasHeapShadow(Call))
     E.B.CreateCall(E.Runtime.free(), {E.shadow(&Call, &Call)});
   // The primal's free, deferred until now (primal/DeferredFrees.h): the
@@ -64,7 +64,8 @@ static bool allocationAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInf
   return true;
 }
 
-static bool reallocTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo &) {
+static bool reallocTangent(TangentEmitter &E, CallBase &Call,
+                           const CalleeInfo &) {
   Value *Old = E.shadow(Call.getArgOperand(0), &Call);
   if (!Old)
     return false;
@@ -80,7 +81,8 @@ static bool reallocTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo &
 /// A fresh zeroed shadow holding a copy of the old shadow's bytes (the
 /// pointer shadows it may hold); the old shadow stays alive for the reverse
 /// sweep, which moves adjoints back into it.
-static bool reallocForward(ShadowEmitter &E, CallBase &Call, const CalleeInfo &) {
+static bool reallocForward(ShadowEmitter &E, CallBase &Call,
+                           const CalleeInfo &) {
   IRBuilderBase &B = E.B;
   Value *Old = E.shadow(Call.getArgOperand(0), &Call);
   if (!Old)
@@ -96,8 +98,8 @@ static bool reallocForward(ShadowEmitter &E, CallBase &Call, const CalleeInfo &)
   return true;
 }
 
-static bool reallocAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &,
-                    Value *) {
+static bool reallocAdjoint(AdjointEmitter &E, CallBase &Call,
+                           const CalleeInfo &, Value *) {
   IRBuilderBase &B = E.B;
   Value *New = E.shadow(&Call, &Call);
   Value *Old = E.shadow(Call.getArgOperand(0), &Call);
@@ -148,12 +150,13 @@ static bool freeTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo &) {
 }
 
 static bool memCopyActivity(CallActivity &A, const CallBase &Call,
-                     const CalleeInfo &) {
+                            const CalleeInfo &) {
   return A.hasShadow(Call.getArgOperand(1)) &&
          A.shadowLocalMemory(Call.getArgOperand(0));
 }
 
-static bool memCopyTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo &) {
+static bool memCopyTangent(TangentEmitter &E, CallBase &Call,
+                           const CalleeInfo &) {
   Value *Dst = Call.getArgOperand(0), *Src = Call.getArgOperand(1);
   bool DstS = E.hasShadow(Dst),
        SrcS = E.hasShadow(Src) || E.hasConstantShadow(Src);
@@ -196,7 +199,8 @@ static bool constantWithPointers(const CallEmitter &E, const Value *Src) {
   return HasPointer(GV->getValueType());
 }
 
-static bool memCopyForward(ShadowEmitter &E, CallBase &Call, const CalleeInfo &) {
+static bool memCopyForward(ShadowEmitter &E, CallBase &Call,
+                           const CalleeInfo &) {
   IRBuilderBase &B = E.B;
   Value *Dst = Call.getArgOperand(0), *Src = Call.getArgOperand(1);
   bool DstS = E.hasShadow(Dst),
@@ -235,8 +239,8 @@ static bool memCopyForward(ShadowEmitter &E, CallBase &Call, const CalleeInfo &)
     Value *SD = E.shadow(Dst, &Call), *SS = E.shadow(Src, &Call);
     if (!SD || !SS)
       return false;
-    Value *Len = B.CreateZExtOrTrunc(E.primal(Call.getArgOperand(2)),
-                                     B.getInt64Ty());
+    Value *Len =
+        B.CreateZExtOrTrunc(E.primal(Call.getArgOperand(2)), B.getInt64Ty());
     Value *Count = B.CreateUDiv(Len, B.getInt64(Layout->Stride));
     for (const FloatField &F : Layout->Others)
       B.CreateCall(E.Runtime.memcpyPointers(),
@@ -247,8 +251,8 @@ static bool memCopyForward(ShadowEmitter &E, CallBase &Call, const CalleeInfo &)
   return true;
 }
 
-static bool memCopyAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &,
-                    Value *) {
+static bool memCopyAdjoint(AdjointEmitter &E, CallBase &Call,
+                           const CalleeInfo &, Value *) {
   IRBuilderBase &B = E.B;
   Value *Dst = Call.getArgOperand(0), *Src = Call.getArgOperand(1);
   if (!E.hasShadow(Dst))
@@ -277,7 +281,8 @@ static bool memCopyAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &
   return true;
 }
 
-static bool memSetTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo &) {
+static bool memSetTangent(TangentEmitter &E, CallBase &Call,
+                          const CalleeInfo &) {
   Value *Dst = Call.getArgOperand(0);
   if (E.hasShadow(Dst))
     E.B.CreateMemSet(E.shadow(Dst, &Call), E.B.getInt8(0),
@@ -286,7 +291,7 @@ static bool memSetTangent(TangentEmitter &E, CallBase &Call, const CalleeInfo &)
 }
 
 static bool memSetAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &,
-                   Value *) {
+                          Value *) {
   Value *Dst = Call.getArgOperand(0);
   if (!E.hasShadow(Dst))
     return true;

@@ -8,12 +8,14 @@ using namespace llvm;
 
 namespace ad {
 
-static bool mirrorActivity(CallActivity &A, const CallBase &Call, const CalleeInfo &) {
+static bool mirrorActivity(CallActivity &A, const CallBase &Call,
+                           const CalleeInfo &) {
   return any_of(Call.args(), [&](const Use &U) { return A.hasShadow(U); }) &&
          A.markShadowed(&Call);
 }
 
-static bool mirrorCall(ShadowEmitter &E, CallBase &Call, const CalleeInfo &Info) {
+static bool mirrorCall(ShadowEmitter &E, CallBase &Call,
+                       const CalleeInfo &Info) {
   if (none_of(Call.args(), [&](const Use &U) { return E.hasShadow(U); }))
     return true;
   const MirrorShape &Shape = *Info.Mirror;
@@ -49,8 +51,8 @@ static bool mirrorCall(ShadowEmitter &E, CallBase &Call, const CalleeInfo &Info)
                        Tree ? Shadows[Shape.Header] : Null,
                        Before.getInt1(Shape.FromSuccessor)});
   }
-  CallInst *Mirror = E.B.CreateCall(Clone.getFunctionType(),
-                                    Clone.getCalledOperand(), Args);
+  CallInst *Mirror =
+      E.B.CreateCall(Clone.getFunctionType(), Clone.getCalledOperand(), Args);
   Mirror->setCallingConv(Clone.getCallingConv());
   Mirror->setDebugLoc(Clone.getDebugLoc());
   if (!Call.getType()->isVoidTy())

@@ -29,8 +29,8 @@ static bool barrierAdjoint(AdjointEmitter &E, CallBase &Call,
       return false;
     Args.push_back(A);
   }
-  CallInst *Again = E.B.CreateCall(Call.getFunctionType(),
-                                   Call.getCalledOperand(), Args);
+  CallInst *Again =
+      E.B.CreateCall(Call.getFunctionType(), Call.getCalledOperand(), Args);
   Again->setAttributes(Call.getAttributes());
   Again->setCallingConv(Call.getCallingConv());
   return true;

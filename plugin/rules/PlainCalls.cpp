@@ -74,7 +74,7 @@ static bool returnsFreshMemory(const Function &F, unsigned Depth) {
 }
 
 static bool definedActivity(CallActivity &A, const CallBase &Call,
-                     const CalleeInfo &) {
+                            const CalleeInfo &) {
   // A callee that reads a shadowed global may return what it read, or a
   // pointer into it.
   bool AnyActive = A.accessesShadowedGlobals(Call), AnyShadow = AnyActive;
@@ -100,8 +100,8 @@ static bool definedCall(ShadowEmitter &E, CallBase &Call, const CalleeInfo &) {
   return E.callDerivativeOfCallee(Call);
 }
 
-static bool definedAdjoint(AdjointEmitter &E, CallBase &Call, const CalleeInfo &,
-                    Value *) {
+static bool definedAdjoint(AdjointEmitter &E, CallBase &Call,
+                           const CalleeInfo &, Value *) {
   return E.callDerivativeOfCallee(Call);
 }
 
