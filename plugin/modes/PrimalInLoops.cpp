@@ -8,11 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/MemoryEffects.h"
+#include "core/PrimalMarks.h"
 #include "modes/AdjointSlots.h"
 #include "modes/PrimalInReverse.h"
 #include "modes/ReverseControlFlow.h"
 #include "modes/TapeRecords.h"
-#include "primal/ReloadVersioning.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 
 using namespace llvm;

@@ -8,12 +8,11 @@
 //===----------------------------------------------------------------------===//
 #include "modes/PrimalInReverse.h"
 #include "analysis/MemoryEffects.h"
-#include "core/DeferredFreeMarks.h"
 #include "core/IRHelpers.h"
+#include "core/PrimalMarks.h"
 #include "modes/ConstantShadows.h"
 #include "modes/ReverseControlFlow.h"
 #include "modes/TapeRecords.h"
-#include "primal/ReloadVersioning.h"
 #include "rules/KnownFunctions.h"
 #include "rules/MathRules.h"
 #include "llvm/Analysis/AliasAnalysis.h"

@@ -1,6 +1,6 @@
 //===- DeferredFrees.cpp - Frees a gradient moves to its reverse sweep ----===//
 #include "primal/DeferredFrees.h"
-#include "core/DeferredFreeMarks.h"
+#include "core/PrimalMarks.h"
 #include "rules/CallRows.h"
 #include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/LoopInfo.h"

@@ -17,7 +17,7 @@
 // that lets it escape, keeps every free where it is). The canonical primal
 // marks them (createCanonicalPrimal): the free with !ad.deferred.free, the
 // allocation with !ad.freed.in.reverse naming the function to call
-// (core/DeferredFreeMarks.h reads them). Only gradients act on the marks:
+// (core/PrimalMarks.h reads them). Only gradients act on the marks:
 // split derivatives free as the primal does.
 //
 //===----------------------------------------------------------------------===//
@@ -25,12 +25,6 @@
 #define AD_PRIMAL_DEFERREDFREES_H
 
 #include "llvm/IR/PassManager.h"
-
-namespace llvm {
-class CallBase;
-class Function;
-class Instruction;
-} // namespace llvm
 
 namespace ad {
 

@@ -1,7 +1,7 @@
 //===- Preprocess.cpp - The canonical primal --------------------------------===//
 #include "primal/Preprocess.h"
 #include "primal/ReloadVersioning.h"
-#include "core/DeferredFreeMarks.h"
+#include "core/PrimalMarks.h"
 #include "primal/ConstantCallees.h"
 #include "primal/DeferredFrees.h"
 #include "primal/SelectReductions.h"
@@ -46,8 +46,7 @@ Function *createCanonicalPrimal(Function &F, FunctionAnalysisManager &FAM,
   Clone->setLinkage(GlobalValue::InternalLinkage);
   Clone->setComdat(nullptr);
   dropPrimalOnlyAttributes(*Clone);
-  forgetUnchangedAccesses(*Clone); // F may be a gradient (nested).
-  forgetDeferredFrees(*Clone);
+  forgetPrimalMarks(*Clone); // F may be a gradient (nested).
 
   // Differentiated code is assumed not to throw: an invoke becomes a call
   // and its landing pads (C++ cleanups at -O0) disappear with it.

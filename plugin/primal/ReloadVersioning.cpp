@@ -2,7 +2,7 @@
 #include "primal/ReloadVersioning.h"
 #include "analysis/AccessIntervals.h"
 #include "analysis/MemoryEffects.h"
-#include "core/DeferredFreeMarks.h"
+#include "core/PrimalMarks.h"
 #include "rules/MathRules.h"
 #include "llvm/IR/Module.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -28,24 +28,6 @@
 using namespace llvm;
 
 namespace ad {
-
-static constexpr const char *UnchangedKind = "ad.unchanged";
-static constexpr const char *UnchangedInLoopKind = "ad.unchanged.in.loop";
-
-bool isUnchangedAfterAccess(const Instruction &I) {
-  return I.getMetadata(UnchangedKind) != nullptr;
-}
-
-bool isUnchangedInItsLoop(const Instruction &I) {
-  return I.getMetadata(UnchangedInLoopKind) != nullptr;
-}
-
-void forgetUnchangedAccesses(Function &F) {
-  for (Instruction &I : instructions(F)) {
-    I.setMetadata(UnchangedKind, nullptr);
-    I.setMetadata(UnchangedInLoopKind, nullptr);
-  }
-}
 
 namespace {
 
@@ -890,10 +872,10 @@ bool ReloadVersioner::version(BasicBlock *CheckBB, Value *OK,
     Copy.insert(C);
   }
   remapInstructionsInBlocks(Copies, VMap);
-  for (auto [I, InLoop] : zip(Unchanged, OnlyInLoop))
-    cast<Instruction>(VMap[I])->setMetadata(
-        InLoop ? UnchangedInLoopKind : UnchangedKind,
-        MDNode::get(F.getContext(), {}));
+  for (auto [I, InLoop] : zip(Unchanged, OnlyInLoop)) {
+    auto *Copy = cast<Instruction>(VMap[I]);
+    InLoop ? markUnchangedInItsLoop(*Copy) : markUnchangedAfterAccess(*Copy);
+  }
 
   CheckBB->getTerminator()->eraseFromParent();
   BranchInst::Create(cast<BasicBlock>(VMap[Rest]), Rest, OK, CheckBB);

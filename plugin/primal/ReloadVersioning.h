@@ -31,8 +31,8 @@
 // checked at run time. The gradient's canonical primal is versioned: where
 // the checks can first be evaluated (outside all loops, dominating every
 // such access and the return), the function branches to a copy of the rest
-// in which these accesses carry !ad.unchanged metadata (the reverse builder
-// reads them back) or to the original, which tapes them.
+// in which these accesses carry !ad.unchanged metadata (core/PrimalMarks.h;
+// the reverse builder reads them back) or to the original, which tapes them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef AD_MODES_RELOADVERSIONING_H
@@ -67,22 +67,6 @@ struct ReloadVersions {
 /// an unspecified state, for the caller to drop).
 std::optional<ReloadVersions>
 versionForReloads(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
-
-/// \p I (a load or store) sits where a run-time check has shown that
-/// nothing its function writes after it changes the location it accessed.
-bool isUnchangedAfterAccess(const llvm::Instruction &I);
-
-/// \p I (a load) sits where a run-time check has shown that no write inside
-/// its innermost loop changes the location it reads: its value is the same
-/// in every iteration of that loop (it may change between entries).
-bool isUnchangedInItsLoop(const llvm::Instruction &I);
-
-/// Drops every !ad.unchanged and !ad.unchanged.in.loop of \p F. The checks
-/// vouch for the gradient they were made for (nothing runs between its two
-/// sweeps); a gradient that is differentiated again (a nested derivative)
-/// may be split, with the caller's code between the halves, so its copy
-/// must not trust them.
-void forgetUnchangedAccesses(llvm::Function &F);
 
 } // namespace ad
 

@@ -1,6 +1,6 @@
 //===- MemoryCalls.cpp - Rows of allocation and byte-wise memory calls ----===//
 #include "rules/MemoryCalls.h"
-#include "core/DeferredFreeMarks.h"
+#include "core/PrimalMarks.h"
 #include "rules/CallRows.h"
 #include "rules/ShadowErrors.h"
 #include "runtime/RuntimeFunctions.h"

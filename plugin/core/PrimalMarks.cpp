@@ -1,0 +1,50 @@
+//===- PrimalMarks.cpp - What the canonical primal's metadata vouches for -===//
+#include "core/PrimalMarks.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Metadata.h"
+
+using namespace llvm;
+
+namespace ad {
+
+static constexpr const char *Kinds[] = {
+    "ad.unchanged", "ad.unchanged.in.loop", "ad.deferred.free",
+    "ad.freed.in.reverse"};
+enum Kind { Unchanged, UnchangedInLoop, Deferred, FreedInReverse };
+
+static bool has(const Instruction &I, Kind K) {
+  return I.getMetadata(Kinds[K]) != nullptr;
+}
+static void mark(Instruction &I, Kind K, ArrayRef<Metadata *> Ops = {}) {
+  I.setMetadata(Kinds[K], MDNode::get(I.getContext(), Ops));
+}
+
+bool isUnchangedAfterAccess(const Instruction &I) { return has(I, Unchanged); }
+void markUnchangedAfterAccess(Instruction &I) { mark(I, Unchanged); }
+bool isUnchangedInItsLoop(const Instruction &I) {
+  return has(I, UnchangedInLoop);
+}
+void markUnchangedInItsLoop(Instruction &I) { mark(I, UnchangedInLoop); }
+bool isDeferredFree(const Instruction &I) { return has(I, Deferred); }
+
+Function *freedInReverse(const CallBase &Alloc) {
+  MDNode *N = Alloc.getMetadata(Kinds[FreedInReverse]);
+  if (!N || N->getNumOperands() != 1)
+    return nullptr;
+  auto *V = dyn_cast_or_null<ValueAsMetadata>(N->getOperand(0).get());
+  return V ? dyn_cast<Function>(V->getValue()) : nullptr;
+}
+
+void markDeferredFree(CallBase &Free, CallBase &Alloc, Function &FreeFn) {
+  mark(Free, Deferred);
+  mark(Alloc, FreedInReverse, {ValueAsMetadata::get(&FreeFn)});
+}
+
+void forgetPrimalMarks(Function &F) {
+  for (Instruction &I : instructions(F))
+    for (const char *K : Kinds)
+      I.setMetadata(K, nullptr);
+}
+
+} // namespace ad
