@@ -456,6 +456,7 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
       for (std::optional<EntryPointCall> &Other : Parsed)
         if (Other)
           Other->replaceValue(Call, Result);
+    Cache.forgetCanonical(Call->getFunction());
     eraseEntryPointCall(Call);
   }
   eraseDeadMarkers(M);

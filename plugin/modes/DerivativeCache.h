@@ -57,6 +57,14 @@ public:
 
   /// The canonical clone of a user function (see Preprocess.h).
   llvm::Function *canonicalPrimal(llvm::Function *F);
+  /// \p F has changed (an entry-point call in it was lowered): a canonical
+  /// primal made from it before (the mutable globals' analysis makes them
+  /// for every function a call reaches, before any is lowered) no longer
+  /// stands for it. The stale clone stays a template, deleted at the end.
+  void forgetCanonical(llvm::Function *F) {
+    Canonical.erase(F);
+    GradientCanonical.erase(F);
+  }
   /// The canonical clone a gradient of \p F differentiates: versioned so
   /// that loads no later write can change are reloaded (ReloadVersioning.h),
   /// or the shared one if that finds nothing.
