@@ -53,7 +53,11 @@ plugin_flags = "-fpass-plugin={} -I{}".format(config.ad_plugin, include_dir)
 sanitized = bool(getattr(config, "ad_sanitizer_runtimes", ""))
 if sanitized:
     config.environment["LD_PRELOAD"] = config.ad_sanitizer_runtimes
-    config.environment["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=1"
+    # The programs run with the runtime preloaded too: an allocation a C
+    # program may see fail (posix_memalign with an invalid alignment, tested
+    # by lib_aligned_alloc.c) must return its error, as libc's does.
+    config.environment["ASAN_OPTIONS"] = (
+        "detect_leaks=0:abort_on_error=1:allocator_may_return_null=1")
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
     config.available_features.add("sanitized-plugin")
 

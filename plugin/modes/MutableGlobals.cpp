@@ -441,8 +441,9 @@ bool MutableGlobals::mustWrite(const Summary &S, GlobalVariable *G,
   auto [It, New] = MustWrite.try_emplace(Key, false);
   if (!New)
     return It->second;
-  RunsAfter Start(*S.Canonical, {}, /*FromEntry=*/true,
-                  [&](const Instruction &I) { return writesAll(S, I, G, R); });
+  // Named: RunsAfter keeps a function_ref to it, used after construction.
+  auto WritesAll = [&](const Instruction &I) { return writesAll(S, I, G, R); };
+  RunsAfter Start(*S.Canonical, {}, /*FromEntry=*/true, WritesAll);
   bool Must = none_of(*S.Canonical, [&](const BasicBlock &BB) {
     return isa<ReturnInst>(BB.getTerminator()) &&
            Start.mayRun(*BB.getTerminator());
