@@ -144,6 +144,10 @@ private:
                                            const Loop *Lc,
                                            const Loop *Outermost,
                                            bool SameIterationToo);
+  /// Adds \p C, or else the write never running (\p Skipped), to the
+  /// conditions that must all hold; false when nothing in it can hold.
+  bool addAlternatives(Condition C, std::optional<Compare> Skipped,
+                       SmallVectorImpl<Condition> &All);
   /// Drops comparisons ScalarEvolution decides; false when \p C is known
   /// to fail. An empty result means it always holds.
   bool simplify(Condition &C);
@@ -498,15 +502,7 @@ ReloadVersioner::pairCondition(const Access &Ld, const Access &W) {
     addDistinctIterations(Ld, W, Common, Whole);
   SmallVector<Condition, 2> All;
   std::optional<Compare> Skipped = neverRuns(W);
-  auto Add = [&](Condition C) {
-    if (Skipped)
-      C.push_back({*Skipped});
-    if (C.empty() || !simplify(C))
-      return false;
-    if (!C.empty())
-      All.push_back(std::move(C));
-    return true;
-  };
+  auto Add = [&](Condition C) { return addAlternatives(C, Skipped, All); };
   if (Common.empty()) {
     if (!Add(Whole))
       return std::nullopt;
@@ -545,14 +541,22 @@ ReloadVersioner::inLoopCondition(Instruction *Ld, const Access &LA) {
       // runs): it cannot change the value between two iterations.
       Condition C;
       addWholeRunDisjoint(LA, *WA, C);
-      if (std::optional<Compare> Skipped = neverRuns(*WA))
-        C.push_back({*Skipped});
-      if (C.empty() || !simplify(C))
+      if (!addAlternatives(C, neverRuns(*WA), All))
         return std::nullopt;
-      if (!C.empty())
-        All.push_back(std::move(C));
     }
   return All;
+}
+
+bool ReloadVersioner::addAlternatives(Condition C,
+                                      std::optional<Compare> Skipped,
+                                      SmallVectorImpl<Condition> &All) {
+  if (Skipped)
+    C.push_back({*Skipped});
+  if (C.empty() || !simplify(C))
+    return false;
+  if (!C.empty()) // Empty after simplifying: it always holds.
+    All.push_back(std::move(C));
+  return true;
 }
 
 bool ReloadVersioner::simplify(Condition &C) {
