@@ -12,19 +12,36 @@
 extern "C" {
 #endif
 
+/* CUDA: the entry points may be called from host and device code; the
+ * markers are device variables in the device compilation (which defines
+ * __CUDA_ARCH__) and host variables in the host one. */
+#if defined(__CUDA__) && defined(__CUDA_ARCH__)
+#define __AD_MARKER_SPACE __attribute__((device))
+#else
+#define __AD_MARKER_SPACE
+#endif
+#if defined(__CUDA__)
+#define __AD_ENTRY_SPACE __attribute__((host)) __attribute__((device))
+#else
+#define __AD_ENTRY_SPACE
+#endif
+
 /* Activity markers. Pass one before an argument to say how it is
  * differentiated. The plugin recognises them by the global they are loaded from
  * and removes every reference, so no definition is needed at link time. */
-extern int __ad_dup; /* pointer: value, then shadow; adjoints accumulate (+=) */
-extern int __ad_dupnoneed; /* as __ad_dup; primal final contents not needed */
-extern int __ad_const;     /* not differentiated */
-extern int
-    __ad_out; /* reverse mode, scalar by value: its adjoint is returned */
+/* pointer: value, then shadow; adjoints accumulate (+=) */
+extern __AD_MARKER_SPACE int __ad_dup;
+/* as __ad_dup; primal final contents not needed */
+extern __AD_MARKER_SPACE int __ad_dupnoneed;
+/* not differentiated */
+extern __AD_MARKER_SPACE int __ad_const;
+/* reverse mode, scalar by value: its adjoint is returned */
+extern __AD_MARKER_SPACE int __ad_out;
 
 /* Reverse mode: returns the adjoints of the __ad_out arguments. */
-double __ad_autodiff(void *f, ...);
+__AD_ENTRY_SPACE double __ad_autodiff(void *f, ...);
 /* Forward mode: returns the tangent of f's return value. */
-double __ad_fwddiff(void *f, ...);
+__AD_ENTRY_SPACE double __ad_fwddiff(void *f, ...);
 
 /* Custom derivative rules (docs/OPTIONS.md, "Custom rules"). Write them at
  * file scope, after the functions they name are declared:

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 #include "driver/ADPass.h"
 #include "driver/AnalysisPrinters.h"
+#include "driver/Libdevice.h"
 #include "rules/CustomRules.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Plugins/PassPlugin.h"
@@ -64,6 +65,7 @@ static void registerCallbacks(PassBuilder &PB) {
   PB.registerPipelineStartEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
         MPM.addPass(ad::KeepRuleCallsPass());
+        MPM.addPass(ad::KeepLibdeviceCallsPass());
       });
   PB.registerOptimizerEarlyEPCallback(
       [&PB](ModulePassManager &MPM, OptimizationLevel Level,

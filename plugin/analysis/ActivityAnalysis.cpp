@@ -2,10 +2,10 @@
 //----------------===//
 #include "analysis/ActivityAnalysis.h"
 #include "analysis/TypeAnalysis.h"
-#include "support/TimeReport.h"
 #include "core/IRHelpers.h"
 #include "rules/CallRows.h"
 #include "rules/MathRules.h"
+#include "support/TimeReport.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -318,9 +318,9 @@ bool ActivityAnalysis::visit(const Instruction &I) {
     if (I.getType()->isFloatingPointTy() && fpBitsType(Src))
       return markVaried(&I);
   }
-  if (auto *LI = dyn_cast<LoadInst>(&I);
-      LI && I.getType()->isIntOrIntVectorTy() &&
-      hasShadow(LI->getPointerOperand()))
+  if (auto *LI = dyn_cast<LoadInst>(&I); LI &&
+                                         I.getType()->isIntOrIntVectorTy() &&
+                                         hasShadow(LI->getPointerOperand()))
     return visitIntegerLoad(*LI);
   if (I.getType()->isIntOrIntVectorTy() &&
       (isa<PHINode>(I) || isa<SelectInst>(I) || isa<FreezeInst>(I))) {
@@ -342,6 +342,18 @@ bool ActivityAnalysis::visit(const Instruction &I) {
     if (!hasShadow(LI->getPointerOperand()))
       return false;
     return markVaried(LI) | markShadowed(LI);
+  }
+
+  // A floating-point atomic update (CUDA's atomicAdd, OpenMP's atomic) both
+  // reads the location, like a load, and writes a value into it, like a
+  // store. Integer atomics carry no derivative; one that moves pointers
+  // propagates as any other instruction (and has no shadow rule).
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I);
+      RMW && RMW->getValOperand()->getType()->isFPOrFPVectorTy()) {
+    const Value *Ptr = RMW->getPointerOperand();
+    if (!hasShadow(Ptr))
+      return isVaried(RMW->getValOperand()) && shadowLocalMemory(Ptr);
+    return markVaried(RMW);
   }
 
   if (auto *Call = dyn_cast<CallBase>(&I)) {

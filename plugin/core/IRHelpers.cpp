@@ -1,5 +1,7 @@
-//===- IRHelpers.cpp - Small IR utilities shared by both modes --------------===//
+//===- IRHelpers.cpp - Small IR utilities shared by both modes
+//--------------===//
 #include "core/IRHelpers.h"
+#include "llvm/IR/Module.h"
 
 using namespace llvm;
 
@@ -66,8 +68,8 @@ Value *addPositiveZero(IRBuilderBase &B, Value *V) {
     return B.CreateFAdd(V, Constant::getNullValue(T));
   if (!isDifferentiableType(T))
     return V;
-  unsigned N = isa<StructType>(T) ? T->getStructNumElements()
-                                  : T->getArrayNumElements();
+  unsigned N =
+      isa<StructType>(T) ? T->getStructNumElements() : T->getArrayNumElements();
   for (unsigned I = 0; I < N; ++I)
     V = B.CreateInsertValue(V, addPositiveZero(B, B.CreateExtractValue(V, I)),
                             I);
@@ -101,8 +103,8 @@ Value *addDerivatives(IRBuilderBase &B, Value *A, Value *Bv) {
   }
   if (!isDifferentiableType(T))
     return A;
-  unsigned N = isa<StructType>(T) ? T->getStructNumElements()
-                                  : T->getArrayNumElements();
+  unsigned N =
+      isa<StructType>(T) ? T->getStructNumElements() : T->getArrayNumElements();
   Value *Result = A;
   for (unsigned I = 0; I < N; ++I) {
     Value *X = B.CreateExtractValue(A, I);
@@ -137,8 +139,42 @@ void accumulateIntoSlot(IRBuilderBase &B, Value *Slot, Value *Delta) {
   B.CreateStore(addDerivatives(B, Old, Delta), Slot);
 }
 
+/// Adds \p Delta to memory at \p Ptr with one atomic add per floating-point
+/// leaf (aggregates and vectors leaf by leaf, at their layout's offsets).
+static void atomicAccumulate(IRBuilderBase &B, Value *Ptr, Value *Delta,
+                             Align Alignment) {
+  Type *T = Delta->getType();
+  if (T->isFloatingPointTy()) {
+    B.CreateAtomicRMW(AtomicRMWInst::FAdd, Ptr, Delta, Alignment,
+                      AtomicOrdering::Monotonic);
+    return;
+  }
+  const DataLayout &DL = B.GetInsertBlock()->getModule()->getDataLayout();
+  auto Leaf = [&](Value *Elt, uint64_t Offset) {
+    Value *At = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ptr, Offset);
+    atomicAccumulate(B, At, Elt, commonAlignment(Alignment, Offset));
+  };
+  if (auto *ST = dyn_cast<StructType>(T)) {
+    const StructLayout *SL = DL.getStructLayout(ST);
+    for (unsigned I = 0; I < ST->getNumElements(); ++I)
+      Leaf(B.CreateExtractValue(Delta, I), SL->getElementOffset(I));
+  } else if (auto *AT = dyn_cast<ArrayType>(T)) {
+    uint64_t Size = DL.getTypeAllocSize(AT->getElementType());
+    for (unsigned I = 0; I < AT->getNumElements(); ++I)
+      Leaf(B.CreateExtractValue(Delta, I), I * Size);
+  } else if (auto *VT = dyn_cast<FixedVectorType>(T)) {
+    uint64_t Size = DL.getTypeAllocSize(VT->getElementType());
+    for (unsigned I = 0; I < VT->getNumElements(); ++I)
+      Leaf(B.CreateExtractElement(Delta, I), I * Size);
+  }
+}
+
 void accumulateIntoMemory(IRBuilderBase &B, Value *ShadowPtr, Value *Delta,
-                          Align Alignment) {
+                          Align Alignment, bool Atomic) {
+  if (Atomic && !isZeroDerivative(Delta)) {
+    atomicAccumulate(B, ShadowPtr, Delta, Alignment);
+    return;
+  }
   // The shadow has the primal's layout, so the primal access's alignment
   // holds for it (and a vector's ABI alignment may not).
   Value *Old = B.CreateAlignedLoad(Delta->getType(), ShadowPtr, Alignment);

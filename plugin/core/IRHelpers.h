@@ -1,4 +1,5 @@
-//===- IRHelpers.h - Small IR utilities shared by both modes ----------------===//
+//===- IRHelpers.h - Small IR utilities shared by both modes
+//----------------===//
 //
 // Derivatives flow through floating-point scalars, vectors of them and
 // aggregates that contain them ("differentiable types"). These helpers build
@@ -47,11 +48,12 @@ llvm::Constant *onesOf(llvm::Type *T);
 void accumulateIntoSlot(llvm::IRBuilderBase &B, llvm::Value *Slot,
                         llvm::Value *Delta);
 
-/// Adds \p Delta into the shadow memory at \p ShadowPtr. The single place
-/// where reverse mode writes adjoints to memory, so that it can later become
-/// an atomic add or a reduction for parallel code.
+/// Adds \p Delta into the shadow memory at \p ShadowPtr: a load, an add
+/// and a store, or with \p Atomic (memory other threads may update at the
+/// same time) one atomic add per floating-point leaf.
 void accumulateIntoMemory(llvm::IRBuilderBase &B, llvm::Value *ShadowPtr,
-                          llvm::Value *Delta, llvm::Align Alignment);
+                          llvm::Value *Delta, llvm::Align Alignment,
+                          bool Atomic = false);
 
 /// Converts a value between FP widths (fpext/fptrunc) or integer widths;
 /// returns V unchanged when the types already agree, nullptr when no

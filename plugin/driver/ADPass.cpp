@@ -13,15 +13,17 @@
 //
 //===----------------------------------------------------------------------===//
 #include "driver/ADPass.h"
+#include "analysis/ThreadSharing.h"
+#include "core/IRHelpers.h"
 #include "driver/EntryPointCall.h"
+#include "driver/Libdevice.h"
 #include "driver/LoweringOrder.h"
 #include "driver/PostADPipeline.h"
-#include "support/TimeReport.h"
 #include "modes/DerivativeCache.h"
-#include "core/IRHelpers.h"
 #include "modes/MutableGlobals.h"
 #include "rules/CustomRules.h"
 #include "rules/RuleTable.h"
+#include "support/TimeReport.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Demangle/Demangle.h"
@@ -209,9 +211,30 @@ void remarkRuleTable(Function &At, const RuleTable &Rules) {
 /// initial values) must not reach the next call (MutableGlobals.h).
 void resetShadows(IRBuilder<> &B, ArrayRef<GlobalVariable *> Shadows) {
   for (GlobalVariable *S : Shadows)
-    B.CreateMemSet(S, B.getInt8(0),
-                   S->getDataLayout().getTypeAllocSize(S->getValueType()),
-                   S->getAlign());
+    if (!isBlockShared(*S))
+      B.CreateMemSet(S, B.getInt8(0),
+                     S->getDataLayout().getTypeAllocSize(S->getValueType()),
+                     S->getAlign());
+}
+
+/// GPU shared memory holds garbage when a block starts, and every thread of
+/// the block sees the same shadow: the block zeroes the shadows of the
+/// __shared__ variables before the derivative, together, then waits for
+/// all its threads (runtime/DeviceRuntime.cpp). Where f synchronizes the
+/// block, CUDA's rule has every thread of the block call it, so every
+/// thread reaches this barrier too; where it does not, a thread zeroes the
+/// whole shadow alone.
+void zeroBlockSharedShadows(IRBuilder<> &B, ADContext &Ctx, Function &F,
+                            ArrayRef<GlobalVariable *> Shadows) {
+  bool Synchronizes = callsBlockBarrier(F);
+  for (GlobalVariable *S : Shadows)
+    if (isBlockShared(*S))
+      Ctx.Runtime.zeroBlockShared(
+          B, S, S->getDataLayout().getTypeAllocSize(S->getValueType()),
+          /*Cooperatively=*/Synchronizes);
+  if (Synchronizes &&
+      any_of(Shadows, [](GlobalVariable *S) { return isBlockShared(*S); }))
+    Ctx.Runtime.blockBarrier(B);
 }
 
 /// The derivative of kind \p Kind an entry point call asks for.
@@ -234,6 +257,7 @@ CallInst *callDerivative(EntryPointCall &EP, ADContext &Ctx, Function *D,
   Args.append(EP.Derivatives);
   if (Seed)
     Args.push_back(Seed);
+  zeroBlockSharedShadows(B, Ctx, *EP.Fn, ResetAfter);
   CallInst *R = B.CreateCall(D, Args);
   resetShadows(B, ResetAfter);
   // An outer derivative may copy this call (nested derivatives): its
@@ -259,9 +283,8 @@ bool lowerReverse(EntryPointCall &EP, ADContext &Ctx,
   if (!G)
     return false;
   IRBuilder<> B(EP.Call);
-  CallInst *R = callDerivative(EP, Ctx, G,
-                               Sig.ReturnActive ? onesOf(RetTy) : nullptr,
-                               ResetAfter, B);
+  CallInst *R = callDerivative(
+      EP, Ctx, G, Sig.ReturnActive ? onesOf(RetTy) : nullptr, ResetAfter, B);
   // The adjoints in parameter order: __ad_out scalars come back from the
   // gradient, structs passed by value in their shadows.
   SmallVector<Value *, 4> Adjoints;
@@ -338,9 +361,16 @@ void eraseDeadMarkers(Module &M) {
     GlobalVariable *GV = M.getGlobalVariable(Name);
     if (!GV)
       continue;
-    for (User *U : make_early_inc_range(GV->users()))
+    // In device code the loads go through an address-space cast of the
+    // global (CUDA's __device__ variables live in the global space).
+    SmallVector<User *, 8> Users(GV->users());
+    for (size_t I = 0; I < Users.size(); ++I)
+      if (auto *CE = dyn_cast<ConstantExpr>(Users[I]))
+        append_range(Users, CE->users());
+    for (User *U : Users)
       if (auto *LI = dyn_cast<LoadInst>(U); LI && LI->use_empty())
         LI->eraseFromParent();
+    GV->removeDeadConstantUsers();
     if (GV->use_empty() && GV->isDeclaration())
       GV->eraseFromParent();
   }
@@ -500,6 +530,10 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
       F->setLinkage(GlobalValue::ExternalLinkage);
     }
   }
+
+  // Device code: the math functions the rules call, and libdevice's
+  // functions inlinable again (driver/Libdevice.h).
+  linkLibdeviceForDerivatives(M, Diag);
 
   if (Level != OptimizationLevel::O0 && PB && Diag.errorCount() == 0) {
     ADPhaseTimer OptimizeTimer(ADPhase::Optimize);

@@ -2,6 +2,7 @@
 #include "modes/MutableGlobals.h"
 #include "analysis/CallSignature.h"
 #include "analysis/MemoryEffects.h"
+#include "analysis/ThreadSharing.h"
 #include "modes/ConstantShadows.h"
 #include "rules/CallRows.h"
 #include "llvm/ADT/SetVector.h"
@@ -392,8 +393,7 @@ void MutableGlobals::analyze(ArrayRef<DifferentiatedRoot> Roots) {
               for (GlobalVariable *G : globalsBehind(MT->getDest(), Open))
                 New.insert(G);
           } else if (auto *Call = dyn_cast<CallBase>(&I);
-                     Call &&
-                     differentiatesCallee(rowOf(*Call)) &&
+                     Call && differentiatesCallee(rowOf(*Call)) &&
                      any_of(Call->args(), Active)) {
             // Its address handed to a function that may store through it.
             for (const Use &U : Call->args())
@@ -614,6 +614,20 @@ void MutableGlobals::findUnreadWrites(const DenseSet<GlobalVariable *> &All) {
   }
 }
 
+/// An instruction that uses \p G, directly or through constant
+/// expressions (device code reaches __shared__ variables through an
+/// address-space cast).
+static const Instruction *firstInstructionUsing(const GlobalVariable &G) {
+  SmallVector<const User *, 8> Work(G.users());
+  for (size_t I = 0; I < Work.size(); ++I) {
+    if (auto *Inst = dyn_cast<Instruction>(Work[I]))
+      return Inst;
+    if (isa<ConstantExpr>(Work[I]))
+      append_range(Work, Work[I]->users());
+  }
+  return nullptr;
+}
+
 void MutableGlobals::check(ArrayRef<DifferentiatedRoot> Roots) {
   DenseSet<std::pair<const Instruction *, GlobalVariable *>> Reported;
   for (const DifferentiatedRoot &R : Roots) {
@@ -656,8 +670,22 @@ void MutableGlobals::check(ArrayRef<DifferentiatedRoot> Roots) {
         if (Seen.insert(Callee).second)
           Work.push_back(Callee);
     }
-    for (GlobalVariable *G : Mentioned)
+    for (GlobalVariable *G : Mentioned) {
+      // Dynamic shared memory (CUDA's extern __shared__ T a[]) is sized at
+      // launch; a shadow of its declared size (none) would overlap it.
+      if (isBlockShared(*G) &&
+          Ctx.M.getDataLayout().getTypeAllocSize(G->getValueType()) == 0) {
+        if (const Instruction *At = firstInstructionUsing(*G))
+          Report(At, G,
+                 "dynamic shared memory ('extern __shared__ " +
+                     demangle(G->getName()) +
+                     "[]') in a differentiated function: its size is known "
+                     "only at launch, so it has no shadow",
+                 "declare the __shared__ array with a fixed size");
+        continue;
+      }
       Resets[R.Call].push_back(Shadowed.Shadow.lookup(G));
+    }
   }
 }
 

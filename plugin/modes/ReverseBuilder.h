@@ -58,6 +58,7 @@ private:
   bool reverseStructural(llvm::Instruction &I, llvm::Value *DY);
   void reverseShuffle(llvm::ShuffleVectorInst &SV, llvm::Value *DY);
   bool reverseStore(llvm::StoreInst &I);
+  bool reverseAtomicUpdate(llvm::AtomicRMWInst &I);
 
   // --- Calls, in both sweeps (ReverseCalls.cpp): what the callee's row
   // (rules/CallRows.h) says, through ForwardSweepCalls and AdjointCalls ---

@@ -6,11 +6,13 @@
 // shadow memory.
 //
 //===----------------------------------------------------------------------===//
+#include "analysis/ThreadSharing.h"
 #include "analysis/TypeAnalysis.h"
 #include "core/IRHelpers.h"
 #include "modes/ConstantShadows.h"
 #include "modes/ReverseBuilder.h"
 #include "modes/ReverseCalls.h"
+#include "rules/AtomicUpdates.h"
 #include "rules/CallRows.h"
 #include "rules/MathCalls.h"
 #include "rules/MathRules.h"
@@ -24,6 +26,8 @@ bool ReverseBuilder::reverseVisit(Instruction &I) {
   IRBuilder<> &B = S.B;
   if (auto *SI = dyn_cast<StoreInst>(&I))
     return reverseStore(*SI);
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+    return reverseAtomicUpdate(*RMW);
   if (auto *Call = dyn_cast<CallBase>(&I)) {
     Value *DY = nullptr;
     if (S.AA.isVaried(&I) && rowOf(*Call).Flow == DerivativeFlow::ToResult)
@@ -43,7 +47,9 @@ bool ReverseBuilder::reverseVisit(Instruction &I) {
     Value *SP = Values.shadowInReverse(Ld->getPointerOperand(), &I);
     if (!SP)
       return false;
-    accumulateIntoMemory(B, SP, DY, Ld->getAlign());
+    accumulateIntoMemory(
+        B, SP, DY, Ld->getAlign(),
+        shadowMayBeShared(*I.getModule(), Ld->getPointerOperand()));
     return true;
   }
   if (const MathRule *Rule = lookupInstructionRule(I.getOpcode())) {
@@ -193,6 +199,42 @@ bool ReverseBuilder::reverseStore(StoreInst &I) {
   B.CreateAlignedStore(Constant::getNullValue(T), SP, I.getAlign(),
                        I.isVolatile());
   Adjoints.addAdjoint(Val, D);
+  return true;
+}
+
+/// p op= v, atomically: for fadd, v's adjoint is the location's adjoint
+/// (which stays, as for +=); for fsub its negation; for an exchange, the
+/// location's adjoint, which the old value's adjoint replaces. The old
+/// value's adjoint (where the program uses the result) is then added to the
+/// location's, atomically (other threads may add theirs).
+bool ReverseBuilder::reverseAtomicUpdate(AtomicRMWInst &I) {
+  IRBuilder<> &B = S.B;
+  Value *Ptr = I.getPointerOperand(), *Val = I.getValOperand();
+  if (!isDifferentiatedAtomicUpdate(I) || !S.AA.hasShadow(Ptr))
+    return true;
+  if (!checkAtomicUpdate(S.Ctx.Diag, I))
+    return false;
+  Value *SP = Values.shadowInReverse(Ptr, &I);
+  if (!SP)
+    return false;
+  Type *T = Val->getType();
+  Value *DOld = S.AA.isVaried(&I) ? Adjoints.takeAdjoint(&I) : nullptr;
+  if (I.getOperation() == AtomicRMWInst::Xchg) {
+    Value *D =
+        B.CreateAtomicRMW(AtomicRMWInst::Xchg, SP, DOld ? DOld : adjointZero(T),
+                          I.getAlign(), AtomicOrdering::Monotonic);
+    if (S.AA.isVaried(Val))
+      Adjoints.addAdjoint(Val, D);
+    return true;
+  }
+  LoadInst *D = B.CreateAlignedLoad(T, SP, I.getAlign());
+  D->setAtomic(AtomicOrdering::Monotonic);
+  if (S.AA.isVaried(Val))
+    Adjoints.addAdjoint(Val, I.getOperation() == AtomicRMWInst::FSub
+                                 ? B.CreateFNeg(D)
+                                 : static_cast<Value *>(D));
+  if (DOld)
+    accumulateIntoMemory(B, SP, DOld, I.getAlign(), /*Atomic=*/true);
   return true;
 }
 

@@ -8,6 +8,7 @@
 #include "modes/RowDispatch.h"
 #include "modes/StoredPointers.h"
 #include "modes/UnsupportedConstructs.h"
+#include "rules/AtomicUpdates.h"
 #include "rules/MathCalls.h"
 #include "rules/MathRules.h"
 #include "rules/ShadowErrors.h"
@@ -98,6 +99,8 @@ bool TangentBuilder::visit(Instruction &I) {
     return visitStore(*SI);
   if (auto *LI = dyn_cast<LoadInst>(&I))
     return visitLoad(*LI);
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+    return visitAtomicUpdate(*RMW);
 
   bool Varied = AA.isVaried(&I),
        Shadowed = AA.hasShadow(&I) || AA.movesPointerBits(&I);
@@ -231,6 +234,32 @@ bool TangentBuilder::visitStore(StoreInst &I) {
   if (!T)
     return false;
   B.CreateAlignedStore(T, Shadow, I.getAlign(), I.isVolatile());
+  return true;
+}
+
+/// The same update of the shadow, with the value's tangent: its result is
+/// the tangent of the location's old value (AtomicUpdates.h).
+bool TangentBuilder::visitAtomicUpdate(AtomicRMWInst &I) {
+  if (!isDifferentiatedAtomicUpdate(I))
+    return true;
+  Value *Ptr = I.getPointerOperand(), *Val = I.getValOperand();
+  if (!AA.hasShadow(Ptr)) {
+    if (AA.isVaried(Val)) {
+      reportStoreWithoutShadow(Ctx.Diag, I);
+      return false;
+    }
+    return true;
+  }
+  if (!checkAtomicUpdate(Ctx.Diag, I))
+    return false;
+  Value *Shadow = Cloning.shadowOf(Ptr, &I);
+  if (!Shadow)
+    return false;
+  Value *Old =
+      B.CreateAtomicRMW(I.getOperation(), Shadow, tangentOf(Val), I.getAlign(),
+                        I.getOrdering(), I.getSyncScopeID());
+  if (AA.isVaried(&I))
+    Tangents[&I] = Old;
   return true;
 }
 

@@ -43,6 +43,7 @@ private:
   bool visitCallToDefined(llvm::CallBase &Orig);
   bool visitStore(llvm::StoreInst &Orig);
   bool visitLoad(llvm::LoadInst &Orig);
+  bool visitAtomicUpdate(llvm::AtomicRMWInst &Orig);
   /// Pointer-producing instructions: the same instruction on the shadows.
   bool visitShadowCopy(llvm::Instruction &Orig);
   bool visitLinearStructural(llvm::Instruction &Orig);

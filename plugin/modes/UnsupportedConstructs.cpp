@@ -2,9 +2,9 @@
 //-----===//
 #include "modes/UnsupportedConstructs.h"
 #include "rules/KnownFunctions.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/GlobalAlias.h"
-#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Instructions.h"
 
 using namespace llvm;
@@ -74,6 +74,18 @@ bool checkSupportedConstructs(ADContext &Ctx, const ActivityAnalysis &AA,
                    "strong");
     return false;
   }
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB)
+      if (auto *CAS = dyn_cast<AtomicCmpXchgInst>(&I);
+          CAS && AA.hasShadow(CAS->getPointerOperand())) {
+        Ctx.Diag.error(CAS,
+                       "compare-and-swap on differentiated memory (an atomic "
+                       "update written as a CAS loop) has no derivative: "
+                       "the value it stores is not a function of the loop",
+                       "use atomicAdd (double atomicAdd is native on sm_60 "
+                       "and later)");
+        return false;
+      }
   if (const Instruction *I = AA.fpBitsMisuse()) {
     Ctx.Diag.error(I,
                    Twine("the bits of a differentiated floating-point value "

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "rules/ComplexRules.h"
+#include "rules/DeviceMath.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Module.h"
 #include <optional>
@@ -174,7 +175,7 @@ Cx onePlusSquare(IRBuilderBase &B, Cx A, double S) {
   return {B.CreateFAdd(One, Sq.Re), Sq.Im};
 }
 Value *unary(IRBuilderBase &B, Intrinsic::ID ID, Value *X) {
-  return B.CreateUnaryIntrinsic(ID, X);
+  return emitMathIntrinsic(B, ID, {X});
 }
 /// The principal logarithm: log|z| + i arg z, |z| from libm's hypot.
 Cx clogOf(IRBuilderBase &B, Cx Z) {

@@ -6,6 +6,7 @@
 #include "rules/MathRules.h"
 #include "rules/RuleTable.h"
 #include "rules/VectorReductions.h"
+#include "rules/WarpShuffles.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Function.h"
@@ -337,6 +338,11 @@ CalleeInfo classifyIntrinsic(const CallBase &Call, Intrinsic::ID ID) {
   case Intrinsic::nvvm_barrier_cta_sync_aligned_count:
   case Intrinsic::nvvm_barrier_cta_sync_count:
     return {CalleeKind::Barrier};
+  case Intrinsic::nvvm_shfl_sync_idx_f32:
+  case Intrinsic::nvvm_shfl_sync_up_f32:
+  case Intrinsic::nvvm_shfl_sync_down_f32:
+  case Intrinsic::nvvm_shfl_sync_bfly_f32:
+    return {CalleeKind::WarpShuffle};
   case Intrinsic::masked_load:
   case Intrinsic::masked_gather:
     return {CalleeKind::MaskedLoad};
@@ -457,6 +463,8 @@ CalleeInfo resolveCallee(const CallBase &Call, const CustomRules *Custom) {
     Info.Complex = R;
     return Info;
   }
+  if (isWarpShuffleFunction(*F))
+    return {CalleeKind::WarpShuffle};
   if (const NamedKind *Row = libraryRow(F->getName())) {
     CalleeInfo Info{Row->Kind};
     Info.Alloc = Row->Alloc;

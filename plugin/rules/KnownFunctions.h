@@ -26,42 +26,44 @@ struct CustomRule;
 class CustomRules;
 
 enum class CalleeKind : uint8_t {
-  NoEffect,    ///< Debug info, lifetime markers, assumptions: clone, no
-               ///< derivative.
-  Inactive,    ///< Known to carry no derivative (printf, rand, clock, ...,
-               ///< and functions marked AD_INACTIVE).
-  Math,        ///< A math function with a rule.
-  ComplexMath, ///< A function of complex numbers with a Jacobian rule
-               ///< (__muldc3, cexp, cabs, ...; ComplexRules.h).
-  Malloc,      ///< Returns fresh memory (malloc, new, aligned_alloc): the
-               ///< row's AllocationShape says which arguments size it.
-  Calloc,      ///< calloc(count, size).
-  AllocOut,    ///< posix_memalign(&p, align, size): fresh memory stored
-               ///< through argument 0, success when it returns 0.
-  Realloc,     ///< realloc(ptr, size).
-  Free,        ///< free(ptr), delete.
-  MemCopy,     ///< memcpy/memmove(dst, src, size).
-  MemSet,      ///< memset(dst, byte, size).
-  FPReduction, ///< llvm.vector.reduce.{fadd,fmul,fmax,fmin,...}.
-  MaskedLoad,  ///< llvm.masked.load / llvm.masked.gather.
-  MaskedStore, ///< llvm.masked.store / llvm.masked.scatter.
-  TapePush,    ///< The tape's own functions, called by derivatives that
-  TapePop,     ///< are themselves differentiated (nested derivatives,
-  TapeReserve, ///< rules/TapeCalls.h): push(tape, bytes) -> record,
-  TapeFree,    ///< pop(tape, bytes) -> record, reserve(tape, bytes), free.
-  MirrorCall,  ///< Relinks nodes of a linked structure (std::map's
-               ///< red-black tree, std::list): the same call on the shadows
-               ///< keeps the shadow structure the primal's mirror.
-  Barrier,     ///< Waits for the other threads of a block or team
-               ///< (__syncthreads, omp barrier): the reverse sweep waits
-               ///< at the mirrored place too.
-  Custom,      ///< A function with a user-registered rule (CustomRules.h).
-  Defined,     ///< A function with a body we differentiate recursively.
+  NoEffect,     ///< Debug info, lifetime markers, assumptions: clone, no
+                ///< derivative.
+  Inactive,     ///< Known to carry no derivative (printf, rand, clock, ...,
+                ///< and functions marked AD_INACTIVE).
+  Math,         ///< A math function with a rule.
+  ComplexMath,  ///< A function of complex numbers with a Jacobian rule
+                ///< (__muldc3, cexp, cabs, ...; ComplexRules.h).
+  Malloc,       ///< Returns fresh memory (malloc, new, aligned_alloc): the
+                ///< row's AllocationShape says which arguments size it.
+  Calloc,       ///< calloc(count, size).
+  AllocOut,     ///< posix_memalign(&p, align, size): fresh memory stored
+                ///< through argument 0, success when it returns 0.
+  Realloc,      ///< realloc(ptr, size).
+  Free,         ///< free(ptr), delete.
+  MemCopy,      ///< memcpy/memmove(dst, src, size).
+  MemSet,       ///< memset(dst, byte, size).
+  FPReduction,  ///< llvm.vector.reduce.{fadd,fmul,fmax,fmin,...}.
+  MaskedLoad,   ///< llvm.masked.load / llvm.masked.gather.
+  MaskedStore,  ///< llvm.masked.store / llvm.masked.scatter.
+  TapePush,     ///< The tape's own functions, called by derivatives that
+  TapePop,      ///< are themselves differentiated (nested derivatives,
+  TapeReserve,  ///< rules/TapeCalls.h): push(tape, bytes) -> record,
+  TapeFree,     ///< pop(tape, bytes) -> record, reserve(tape, bytes), free.
+  MirrorCall,   ///< Relinks nodes of a linked structure (std::map's
+                ///< red-black tree, std::list): the same call on the shadows
+                ///< keeps the shadow structure the primal's mirror.
+  Barrier,      ///< Waits for the other threads of a block or team
+                ///< (__syncthreads, omp barrier): the reverse sweep waits
+                ///< at the mirrored place too.
+  WarpShuffle,  ///< Moves a float or double between a warp's lanes
+                ///< (__shfl_*_sync; WarpShuffles.h).
+  Custom,       ///< A function with a user-registered rule (CustomRules.h).
+  Defined,      ///< A function with a body we differentiate recursively.
   LibraryState, ///< A libm function with no rule that writes only the
                 ///< library's own state (lgamma: signgam and errno): an
                 ///< Unknown callee whose writes no program buffer sees.
-  Unknown,     ///< A declaration with no rule, an indirect call, inline asm.
-               ///< Last: the kinds' count is Unknown + 1.
+  Unknown,      ///< A declaration with no rule, an indirect call, inline asm.
+                ///< Last: the kinds' count is Unknown + 1.
 };
 
 /// Which arguments of an allocation function say how much memory it returns

@@ -1,4 +1,5 @@
-//===- MathRules.cpp - The table of math derivative rules -------------------===//
+//===- MathRules.cpp - The table of math derivative rules
+//-------------------===//
 //
 // Each partial is written with IRBuilder on the primal operands (x = argument
 // 0, y = argument 1 or the result r). Types are generic: the same row serves
@@ -6,11 +7,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "rules/MathRules.h"
+#include "rules/DeviceMath.h"
 #include "rules/KnownFunctions.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include <cmath>
@@ -41,28 +44,9 @@ using PartialFn = Value *(*)(IRBuilderBase &, unsigned, PrimalAccessor, Type *);
 Value *fconst(Value *Like, double C) {
   return ConstantFP::get(Like->getType(), C);
 }
+/// A math intrinsic of one operand, or its libdevice call on a GPU.
 Value *unary(IRBuilderBase &B, Intrinsic::ID ID, Value *X) {
-  return B.CreateUnaryIntrinsic(ID, X);
-}
-/// Calls the libm function \p Base (suffixed f or l by the operand type) on a
-/// scalar; vectors are handled lane by lane.
-Value *libm(IRBuilderBase &B, StringRef Base, Value *X) {
-  Type *T = X->getType();
-  if (auto *VT = dyn_cast<FixedVectorType>(T)) {
-    Value *R = PoisonValue::get(VT);
-    for (unsigned I = 0, E = VT->getNumElements(); I < E; ++I)
-      R = B.CreateInsertElement(R, libm(B, Base, B.CreateExtractElement(X, I)),
-                                I);
-    return R;
-  }
-  std::string Name = Base.str();
-  if (T->isFloatTy())
-    Name += 'f';
-  else if (T->isX86_FP80Ty() || T->isFP128Ty())
-    Name += 'l';
-  Module *M = B.GetInsertBlock()->getModule();
-  FunctionCallee F = M->getOrInsertFunction(Name, T, T);
-  return B.CreateCall(F, {X});
+  return emitMathIntrinsic(B, ID, {X});
 }
 Value *square(IRBuilderBase &B, Value *X) { return B.CreateFMul(X, X); }
 Value *recip(IRBuilderBase &B, Value *X) {
@@ -101,7 +85,8 @@ Value *dFNeg(IRBuilderBase &B, unsigned I, PrimalAccessor P, Type *Ty) {
   return ConstantFP::get(Ty, -1.0);
 }
 
-// --- Math functions -----------------------------------------------------------
+// --- Math functions
+// -----------------------------------------------------------
 Value *dSqrt(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   return B.CreateFDiv(ConstantFP::get(Ty, 0.5), P(Result));
 }
@@ -115,7 +100,9 @@ Value *dTan(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   Value *Y = P(Result);
   return B.CreateFAdd(fconst(Y, 1.0), square(B, Y));
 }
-Value *dExp(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) { return P(Result); }
+Value *dExp(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
+  return P(Result);
+}
 Value *dExp2(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   Value *Y = P(Result);
   return B.CreateFMul(Y, fconst(Y, M_LN2));
@@ -148,20 +135,17 @@ Value *dPow(IRBuilderBase &B, unsigned I, PrimalAccessor P, Type *Ty) {
   if (I == 0) {
     // y * x^(y-1)
     Value *Ym1 = B.CreateFSub(Y, fconst(Y, 1.0));
-    return B.CreateFMul(
-        Y, B.CreateBinaryIntrinsic(Intrinsic::pow, X, Ym1));
+    return B.CreateFMul(Y, emitMathIntrinsic(B, Intrinsic::pow, {X, Ym1}));
   }
   // x^y * log(x); 0 where x^y is 0 (x = 0), where the limit is 0.
   Value *R = P(Result);
   Value *D = B.CreateFMul(R, unary(B, Intrinsic::log, X));
-  return B.CreateSelect(B.CreateFCmpOEQ(R, fconst(R, 0.0)), fconst(R, 0.0),
-                        D);
+  return B.CreateSelect(B.CreateFCmpOEQ(R, fconst(R, 0.0)), fconst(R, 0.0), D);
 }
 Value *dPowi(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   Value *X = P(0), *N = P(1);
   Value *Nm1 = B.CreateSub(N, ConstantInt::get(N->getType(), 1));
-  Value *Pw = B.CreateIntrinsic(Intrinsic::powi, {X->getType(), N->getType()},
-                                {X, Nm1});
+  Value *Pw = emitMathIntrinsic(B, Intrinsic::powi, {X, Nm1});
   return B.CreateFMul(B.CreateSIToFP(N, X->getType()), Pw);
 }
 Value *dFabs(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
@@ -217,13 +201,13 @@ Value *dAtan2(IRBuilderBase &B, unsigned I, PrimalAccessor P, Type *Ty) {
 }
 Value *dAsinh(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   Value *X = P(0);
-  return recip(B, unary(B, Intrinsic::sqrt,
-                        B.CreateFAdd(square(B, X), fconst(X, 1.0))));
+  return recip(
+      B, unary(B, Intrinsic::sqrt, B.CreateFAdd(square(B, X), fconst(X, 1.0))));
 }
 Value *dAcosh(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   Value *X = P(0);
-  return recip(B, unary(B, Intrinsic::sqrt,
-                        B.CreateFSub(square(B, X), fconst(X, 1.0))));
+  return recip(
+      B, unary(B, Intrinsic::sqrt, B.CreateFSub(square(B, X), fconst(X, 1.0))));
 }
 Value *dAtanh(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   Value *X = P(0);
@@ -238,8 +222,7 @@ Value *dFdim(IRBuilderBase &B, unsigned I, PrimalAccessor P, Type *Ty) {
 /// ldexp(x, n) = x * 2^n: the partial is 2^n = ldexp(1, n).
 Value *dLdexp(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   Value *N = P(1);
-  return B.CreateIntrinsic(Intrinsic::ldexp, {Ty, N->getType()},
-                           {ConstantFP::get(Ty, 1.0), N});
+  return emitMathIntrinsic(B, Intrinsic::ldexp, {ConstantFP::get(Ty, 1.0), N});
 }
 /// frexp(x, &e) = x * 2^-e, e written through the pointer (an integer: no
 /// derivative): the partial is 2^-e, e recomputed from x by llvm.frexp so
@@ -248,7 +231,7 @@ Value *dFrexp(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   Value *Parts =
       B.CreateIntrinsic(Intrinsic::frexp, {Ty, B.getInt32Ty()}, {P(0)});
   Value *Exp = B.CreateExtractValue(Parts, 1);
-  return B.CreateIntrinsic(Intrinsic::ldexp, {Ty, B.getInt32Ty()},
+  return emitMathIntrinsic(B, Intrinsic::ldexp,
                            {ConstantFP::get(Ty, 1.0), B.CreateNeg(Exp)});
 }
 Value *dErf(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
@@ -372,6 +355,33 @@ const MathRule InstructionRules[] = {
     {"fneg", 1, ReadsNothing, RecomputeCost::Cheap, dFNeg, Regular},
 };
 
+/// An NVVM intrinsic and the row it shares: an intrinsic ID, or ~i for
+/// InstructionRules[i]. Rounding-mode variants other than round-to-nearest
+/// (rz, rm, rp) have the same partials; only rn ones are listed here, the
+/// ones CUDA's headers and libdevice emit.
+struct NVVMSynonym {
+  Intrinsic::ID ID;
+  int Same;
+};
+const NVVMSynonym NVVMSynonyms[] = {
+    {Intrinsic::nvvm_fabs, Intrinsic::fabs},
+    {Intrinsic::nvvm_fma_rn_d, Intrinsic::fma},
+    {Intrinsic::nvvm_fma_rn_f, Intrinsic::fma},
+    {Intrinsic::nvvm_sqrt_rn_d, Intrinsic::sqrt},
+    {Intrinsic::nvvm_sqrt_rn_f, Intrinsic::sqrt},
+    {Intrinsic::nvvm_sqrt_f, Intrinsic::sqrt},
+    {Intrinsic::nvvm_fmin_d, Intrinsic::minnum},
+    {Intrinsic::nvvm_fmin_f, Intrinsic::minnum},
+    {Intrinsic::nvvm_fmax_d, Intrinsic::maxnum},
+    {Intrinsic::nvvm_fmax_f, Intrinsic::maxnum},
+    {Intrinsic::nvvm_add_rn_d, ~0},
+    {Intrinsic::nvvm_add_rn_f, ~0},
+    {Intrinsic::nvvm_mul_rn_d, ~2},
+    {Intrinsic::nvvm_mul_rn_f, ~2},
+    {Intrinsic::nvvm_div_rn_d, ~3},
+    {Intrinsic::nvvm_div_rn_f, ~3},
+};
+
 struct RuleIndex {
   StringMap<MathRule> ByName;
   DenseMap<unsigned, MathRule> ByIntrinsic;
@@ -387,13 +397,25 @@ struct RuleIndex {
         ByName[Name] = Rule;
         ByName[(Name + "f").str()] = Rule;
         ByName[(Name + "l").str()] = Rule;
+        // CUDA's libdevice: __nv_sin (double), __nv_sinf (float).
+        ByName[("__nv_" + Name).str()] = Rule;
+        ByName[("__nv_" + Name + "f").str()] = Rule;
       }
       if (R.Intrinsic != Intrinsic::not_intrinsic)
         ByIntrinsic[R.Intrinsic] = Rule;
     }
-    // Compiler-rt's powi helpers.
-    ByName["__powidf2"] = ByIntrinsic[Intrinsic::powi];
-    ByName["__powisf2"] = ByIntrinsic[Intrinsic::powi];
+    // Compiler-rt's powi helpers, and libdevice's.
+    for (const char *Powi :
+         {"__powidf2", "__powisf2", "__nv_powi", "__nv_powif"})
+      ByName[Powi] = ByIntrinsic[Intrinsic::powi];
+    // NVVM intrinsics that are the same operation as a row (what CUDA's
+    // intrinsics such as __dmul_rn and libdevice's inlined bodies call).
+    for (auto [ID, Same] : NVVMSynonyms) {
+      if (Same < 0)
+        ByIntrinsic[ID] = InstructionRules[~Same];
+      else
+        ByIntrinsic[ID] = ByIntrinsic[static_cast<Intrinsic::ID>(Same)];
+    }
     append_range(All, InstructionRules);
   }
 };
@@ -506,13 +528,20 @@ Value *guardedTerm(IRBuilderBase &B, ZeroGuard Guard, Value *Partial,
 
 const MathRule *lookupInstructionRule(unsigned Opcode) {
   switch (Opcode) {
-  case Instruction::FAdd: return &InstructionRules[0];
-  case Instruction::FSub: return &InstructionRules[1];
-  case Instruction::FMul: return &InstructionRules[2];
-  case Instruction::FDiv: return &InstructionRules[3];
-  case Instruction::FRem: return &InstructionRules[4];
-  case Instruction::FNeg: return &InstructionRules[5];
-  default: return nullptr;
+  case Instruction::FAdd:
+    return &InstructionRules[0];
+  case Instruction::FSub:
+    return &InstructionRules[1];
+  case Instruction::FMul:
+    return &InstructionRules[2];
+  case Instruction::FDiv:
+    return &InstructionRules[3];
+  case Instruction::FRem:
+    return &InstructionRules[4];
+  case Instruction::FNeg:
+    return &InstructionRules[5];
+  default:
+    return nullptr;
   }
 }
 

@@ -11,10 +11,12 @@
 // mirrored place, with the primal's arguments. Forward mode and the forward
 // sweep run the primal's barrier, which is enough: tangents move with the
 // values. A barrier makes other threads' writes visible, so it counts as a
-// write for the reload policies.
+// write for the reload policies. Warp shuffles move values between the
+// lanes of a warp; their adjoints move back (WarpShuffles.h).
 //
 //===----------------------------------------------------------------------===//
 #include "rules/CallRows.h"
+#include "rules/WarpShuffles.h"
 
 using namespace llvm;
 
@@ -36,6 +38,42 @@ static bool barrierAdjoint(AdjointEmitter &E, CallBase &Call,
   return true;
 }
 
+/// A warp shuffle (WarpShuffles.h) varies with the value it moves.
+static bool shuffleActivity(CallActivity &A, const CallBase &Call,
+                            const CalleeInfo &) {
+  return A.isVaried(Call.getArgOperand(1)) && A.markVaried(&Call);
+}
+
+/// The tangent moves between the lanes as the value does.
+static bool shuffleTangent(TangentEmitter &E, CallBase &Call,
+                           const CalleeInfo &) {
+  if (!E.isVaried(&Call))
+    return true;
+  SmallVector<Value *, 4> Args;
+  for (Use &U : Call.args())
+    Args.push_back(U.getOperandNo() == 1 ? E.tangent(U) : E.primal(U));
+  CallInst *T =
+      E.B.CreateCall(Call.getFunctionType(), Call.getCalledOperand(), Args);
+  T->setAttributes(Call.getAttributes());
+  E.setTangent(Call, T);
+  return true;
+}
+
+static bool shuffleAdjoint(AdjointEmitter &E, CallBase &Call,
+                           const CalleeInfo &, Value *DY) {
+  std::optional<WarpShuffle> S = warpShuffleOf(Call);
+  if (!DY || !S)
+    return true;
+  Value *Mask = E.primal(Call.getArgOperand(0));
+  Value *Lane = E.primal(Call.getArgOperand(2));
+  Value *Width = E.primal(Call.getArgOperand(3));
+  if (!Mask || !Lane || !Width)
+    return false;
+  E.addAdjoint(Call.getArgOperand(1),
+               shuffleAdjoint(E.B, *S, Mask, Lane, Width, DY));
+  return true;
+}
+
 namespace {
 
 using namespace columns;
@@ -47,6 +85,9 @@ const CallRow Rows[] = {
   {CalleeKind::Barrier,      Marker,   Writes,   NotFresh,  Unrelated,
      nullptr,                nullptr,
      nullptr,                                        barrierAdjoint},
+  {CalleeKind::WarpShuffle,  ToResult, NoWrites, NotFresh,  Unrelated,
+     shuffleActivity,        shuffleTangent,
+     nullptr,                                        shuffleAdjoint},
 };
 // clang-format on
 

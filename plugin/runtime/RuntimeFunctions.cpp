@@ -1,4 +1,5 @@
-//===- RuntimeFunctions.cpp - Run-time support emitted into the module ------===//
+//===- RuntimeFunctions.cpp - Run-time support emitted into the module
+//------===//
 #include "runtime/RuntimeFunctions.h"
 #include "llvm/IR/IRBuilder.h"
 
@@ -12,8 +13,7 @@ Function *RuntimeFunctions::getOrCreate(StringRef Name, FunctionType *Ty,
   if (Function *F = M.getFunction(Name))
     return F;
   Created = true;
-  Function *F =
-      Function::Create(Ty, GlobalValue::LinkOnceODRLinkage, Name, &M);
+  Function *F = Function::Create(Ty, GlobalValue::LinkOnceODRLinkage, Name, &M);
   F->setVisibility(GlobalValue::HiddenVisibility);
   F->addFnAttr(Attribute::NoUnwind);
   return F;
@@ -44,8 +44,7 @@ Function *RuntimeFunctions::shadowAllocAligned() {
   Value *Status = B.CreateCall(Memalign, {Slot, Align, Size});
   B.CreateCondBr(B.CreateIsNotNull(Status), Fail, Ok);
   B.SetInsertPoint(Fail);
-  B.CreateCall(M.getOrInsertFunction("abort", Type::getVoidTy(C)));
-  B.CreateUnreachable();
+  emitAbort(B);
   B.SetInsertPoint(Ok);
   Value *Mem = B.CreateLoad(Ptr, Slot);
   B.CreateMemSet(Mem, B.getInt8(0), Size, MaybeAlign());
@@ -219,8 +218,28 @@ Value *RuntimeFunctions::allocateShadowOut(IRBuilderBase &B, Value *ShadowOut,
 
 FunctionCallee RuntimeFunctions::calloc() {
   LLVMContext &C = M.getContext();
-  Type *I64 = Type::getInt64Ty(C);
-  return M.getOrInsertFunction("calloc", PointerType::getUnqual(C), I64, I64);
+  Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
+  if (!onGPU())
+    return M.getOrInsertFunction("calloc", Ptr, I64, I64);
+  // Device code has malloc but no calloc: ptr __ad_calloc(i64 n, i64 size).
+  bool Created;
+  Function *F = getOrCreate("__ad_calloc",
+                            FunctionType::get(Ptr, {I64, I64}, false), Created);
+  if (!Created)
+    return F;
+  BasicBlock *Entry = BasicBlock::Create(C, "entry", F);
+  BasicBlock *Zero = BasicBlock::Create(C, "zero", F);
+  BasicBlock *Done = BasicBlock::Create(C, "done", F);
+  IRBuilder<> B(Entry);
+  Value *Bytes = B.CreateMul(F->getArg(0), F->getArg(1));
+  Value *Mem = B.CreateCall(M.getOrInsertFunction("malloc", Ptr, I64), {Bytes});
+  B.CreateCondBr(B.CreateIsNull(Mem), Done, Zero);
+  B.SetInsertPoint(Zero);
+  B.CreateMemSet(Mem, B.getInt8(0), Bytes, MaybeAlign());
+  B.CreateBr(Done);
+  B.SetInsertPoint(Done);
+  B.CreateRet(Mem);
+  return F;
 }
 
 FunctionCallee RuntimeFunctions::free() {
@@ -248,9 +267,9 @@ void RuntimeFunctions::emitAdjointLoop(Function *F, Type *FPTy, bool Ascending,
   PHINode *K = B.CreatePHI(I64, 2);
   K->addIncoming(ConstantInt::get(I64, 0), Entry);
   // Element index: k ascending, or count-1-k descending.
-  Value *Idx = Ascending
-                   ? static_cast<Value *>(K)
-                   : B.CreateSub(B.CreateSub(Count, ConstantInt::get(I64, 1)), K);
+  Value *Idx =
+      Ascending ? static_cast<Value *>(K)
+                : B.CreateSub(B.CreateSub(Count, ConstantInt::get(I64, 1)), K);
   Value *Off = B.CreateMul(Idx, Stride);
   Value *DP = B.CreateGEP(B.getInt8Ty(), Dst, Off);
   Value *SP = B.CreateGEP(B.getInt8Ty(), Src, Off);
@@ -279,8 +298,7 @@ Function *RuntimeFunctions::memcpyAdjoint(Type *FPTy) {
     raw_string_ostream(Name) << *FPTy;
   bool Created;
   Function *F = getOrCreate(
-      Name,
-      FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr, I64, I64}, false),
+      Name, FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr, I64, I64}, false),
       Created);
   if (!Created)
     return F;

@@ -1,4 +1,5 @@
-//===- RuntimeFunctions.h - Run-time support emitted into the user's module -===//
+//===- RuntimeFunctions.h - Run-time support emitted into the user's module
+//-===//
 //
 // Derivatives need a little run-time support: a LIFO tape for the values the
 // reverse pass reads back, and loops that move adjoints for memcpy/memmove.
@@ -46,6 +47,11 @@ public:
   static constexpr uint64_t MaxTapeBytes = uint64_t(1) << 47;
   /// Whether freed tape buffers are cached per thread on this target.
   bool cachesTape() const;
+  /// Whether this is device code of a GPU: malloc and free, no realloc,
+  /// calloc or abort (a trap instead).
+  bool onGPU() const;
+  /// Ends the block at B: abort() on a host, a trap on a GPU.
+  void emitAbort(llvm::IRBuilderBase &B);
   /// void memcpyAdjoint(ptr srcShadow, ptr dstShadow, i64 count, i64 stride):
   /// for each of count elements of type FPTy, stride bytes apart,
   /// srcShadow[i] += dstShadow[i]; dstShadow[i] = 0 — in the direction that
@@ -85,9 +91,18 @@ public:
   /// Emits the shadow of posix_memalign(&p, \p Align, \p Size) that
   /// returned \p Status: stored to \p ShadowOut (the shadow of &p) when it
   /// succeeded, and returned (shadowAllocOut).
-  llvm::Value *allocateShadowOut(llvm::IRBuilderBase &B,
-                                 llvm::Value *ShadowOut, llvm::Value *Align,
-                                 llvm::Value *Size, llvm::Value *Status);
+  llvm::Value *allocateShadowOut(llvm::IRBuilderBase &B, llvm::Value *ShadowOut,
+                                 llvm::Value *Align, llvm::Value *Size,
+                                 llvm::Value *Status);
+
+  /// GPU device code (DeviceRuntime.cpp): zeroes \p Bytes of block-shared
+  /// memory at \p Shared, the block's threads each a part of it when
+  /// \p Cooperatively (every thread of the block gets here), else this
+  /// thread all of it.
+  void zeroBlockShared(llvm::IRBuilderBase &B, llvm::Value *Shared,
+                       uint64_t Bytes, bool Cooperatively);
+  /// A barrier of the block's threads (__syncthreads).
+  void blockBarrier(llvm::IRBuilderBase &B);
 
   llvm::FunctionCallee calloc();
   llvm::FunctionCallee free();

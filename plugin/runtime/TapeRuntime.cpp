@@ -32,15 +32,50 @@ Value *RuntimeFunctions::reallocBuffer(IRBuilderBase &B, Value *Tape,
                                        Value *Capacity) {
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
-  FunctionCallee Realloc = M.getOrInsertFunction("realloc", Ptr, Ptr, I64);
   Value *Data = B.CreateLoad(Ptr, B.CreateStructGEP(tapeType(), Tape, 0));
-  return B.CreateCall(Realloc, {Data, Capacity});
+  if (!onGPU()) {
+    FunctionCallee Realloc = M.getOrInsertFunction("realloc", Ptr, Ptr, I64);
+    return B.CreateCall(Realloc, {Data, Capacity});
+  }
+  // GPUs have malloc and free in device code, no realloc: a new buffer, the
+  // bytes in use copied, the old one freed (a null new buffer leaves the
+  // old one, as realloc does).
+  Value *Used = B.CreateLoad(I64, B.CreateStructGEP(tapeType(), Tape, 1));
+  FunctionCallee Malloc = M.getOrInsertFunction("malloc", Ptr, I64);
+  Value *New = B.CreateCall(Malloc, {Capacity});
+  Function *F = B.GetInsertBlock()->getParent();
+  BasicBlock *Copy = BasicBlock::Create(C, "copy", F);
+  BasicBlock *Done = BasicBlock::Create(C, "copied", F);
+  BasicBlock *From = B.GetInsertBlock();
+  B.CreateCondBr(B.CreateIsNull(New), Done, Copy);
+  B.SetInsertPoint(Copy);
+  B.CreateMemCpy(New, MaybeAlign(8), Data, MaybeAlign(8), Used);
+  B.CreateCall(free(), {Data});
+  B.CreateBr(Done);
+  B.SetInsertPoint(Done);
+  PHINode *Result = B.CreatePHI(Ptr, 2);
+  Result->addIncoming(New, From);
+  Result->addIncoming(New, Copy);
+  return Result;
 }
 
 void RuntimeFunctions::setBuffer(IRBuilderBase &B, Value *Tape, Value *Data,
                                  Value *Capacity) {
   B.CreateStore(Data, B.CreateStructGEP(tapeType(), Tape, 0));
   B.CreateStore(Capacity, B.CreateStructGEP(tapeType(), Tape, 2));
+}
+
+bool RuntimeFunctions::onGPU() const {
+  const Triple &T = M.getTargetTriple();
+  return T.isNVPTX() || T.isAMDGPU();
+}
+
+void RuntimeFunctions::emitAbort(IRBuilderBase &B) {
+  if (onGPU())
+    B.CreateIntrinsic(Intrinsic::trap, {});
+  else
+    B.CreateCall(M.getOrInsertFunction("abort", B.getVoidTy()));
+  B.CreateUnreachable();
 }
 
 bool RuntimeFunctions::cachesTape() const {
@@ -201,8 +236,7 @@ Function *RuntimeFunctions::tapeGrow() {
   BasicBlock *Ok = BasicBlock::Create(C, "ok", F);
   B.CreateCondBr(B.CreateIsNull(Data), Fail, Ok);
   B.SetInsertPoint(Fail);
-  B.CreateCall(M.getOrInsertFunction("abort", Type::getVoidTy(C)));
-  B.CreateUnreachable();
+  emitAbort(B);
   B.SetInsertPoint(Ok);
   setBuffer(B, Tape, Data, NewCap);
   B.CreateBr(Done);

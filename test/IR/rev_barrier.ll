@@ -43,9 +43,8 @@ define void @tangent(ptr %x, ptr %dx, ptr %s, ptr %ds) {
 ; CHECK: store float %v, ptr %ps
 ; CHECK-NEXT: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
 ; CHECK: rev.entry:
-; CHECK: %[[N:.*]] = load float, ptr %pn.shadow
-; CHECK-NEXT: %[[SUM:.*]] = fadd reassoc float %[[N]], %w.d
-; CHECK-NEXT: store float %[[SUM]], ptr %pn.shadow
+; s[31 - t] is another thread's slot: its adjoint is added atomically.
+; CHECK: atomicrmw fadd ptr %pn.shadow, float %w.d monotonic
 ; CHECK-NEXT: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
 ; CHECK-NEXT: load float, ptr %ps.shadow
 ; CHECK-NEXT: store float 0.000000e+00, ptr %ps.shadow

@@ -1,0 +1,43 @@
+//===- ThreadSharing.h - Which memory other GPU threads may also update
+//-----===//
+//
+// In device code every thread runs its own derivative, and the adjoint of a
+// load is added to the shadow of the loaded location. When several threads
+// read one location (a weight, a scalar every thread reads, a neighbour's
+// cell in a stencil) their adds race, and a plain load-add-store loses some
+// (EnzymeAD/Enzyme#2199). An atomic add never does, at some cost; a location
+// only its own thread can reach needs none. This analysis says which is
+// which, for one pointer of the primal.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AD_ANALYSIS_THREADSHARING_H
+#define AD_ANALYSIS_THREADSHARING_H
+
+namespace llvm {
+class Function;
+class GlobalVariable;
+class Module;
+class Value;
+} // namespace llvm
+
+namespace ad {
+
+/// Whether \p M is device code in which threads run derivatives side by side.
+bool isParallelDeviceCode(const llvm::Module &M);
+
+/// Whether the shadow of the memory \p Ptr points to may be updated by
+/// other threads too, so that adjoints must be added to it atomically:
+/// false on a host, and for memory the thread allocated itself (a local
+/// variable, or the heap block of its own malloc).
+bool shadowMayBeShared(const llvm::Module &M, const llvm::Value *Ptr);
+
+/// Whether \p GV is GPU memory one block shares (CUDA's __shared__).
+bool isBlockShared(const llvm::GlobalVariable &GV);
+
+/// Whether \p F, or a function it calls, synchronizes its block
+/// (__syncthreads): then every thread of the block calls it.
+bool callsBlockBarrier(const llvm::Function &F);
+
+} // namespace ad
+
+#endif // AD_ANALYSIS_THREADSHARING_H
