@@ -131,7 +131,8 @@ PreservedAnalyses KeepLibdeviceCallsPass::run(Module &M,
     return PreservedAnalyses::all();
   bool Changed = false;
   for (Function &F : M) {
-    if (F.isDeclaration() ||
+    // A function already noinline (every function at -O0) stays whole.
+    if (F.isDeclaration() || F.hasFnAttribute(Attribute::NoInline) ||
         !((isLibdeviceFunction(F) && hasRule(F)) || isWarpShuffleFunction(F)))
       continue;
     F.removeFnAttr(Attribute::AlwaysInline);
