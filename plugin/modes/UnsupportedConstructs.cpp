@@ -1,11 +1,13 @@
 //===- UnsupportedConstructs.cpp - What neither mode can differentiate
 //-----===//
 #include "modes/UnsupportedConstructs.h"
+#include "analysis/ThreadSharing.h"
 #include "rules/KnownFunctions.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 
 using namespace llvm;
 
@@ -62,8 +64,60 @@ activeCallOfInterposableAlias(const ActivityAnalysis &AA, const Function &F) {
   return {nullptr, nullptr};
 }
 
+/// A fence that orders this thread's memory accesses for other blocks or
+/// the whole system (__threadfence, __threadfence_system), or a barrier
+/// beyond the block (a cluster's; a grid-wide sync is built from these):
+/// the protocols they serve (the last block to finish reads every block's
+/// partial result, say) move data between blocks in an order the reverse
+/// sweep cannot mirror.
+static const Instruction *firstCrossBlockSynchronization(const Function &F) {
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB) {
+      if (auto *Fence = dyn_cast<FenceInst>(&I)) {
+        StringRef Scope;
+        SmallVector<StringRef, 8> Names;
+        F.getContext().getSyncScopeNames(Names);
+        if (Fence->getSyncScopeID() < Names.size())
+          Scope = Names[Fence->getSyncScopeID()];
+        if (Scope != "block" && Scope != "cta" && Scope != "wavefront" &&
+            Scope != "workgroup" && Scope != "singlethread")
+          return &I;
+        continue;
+      }
+      auto *Call = dyn_cast<CallBase>(&I);
+      const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+      if (!Callee)
+        continue;
+      switch (Callee->getIntrinsicID()) {
+      case Intrinsic::nvvm_membar_gl:
+      case Intrinsic::nvvm_membar_sys:
+      case Intrinsic::nvvm_barrier_cluster_arrive:
+      case Intrinsic::nvvm_barrier_cluster_arrive_aligned:
+      case Intrinsic::nvvm_barrier_cluster_arrive_relaxed:
+      case Intrinsic::nvvm_barrier_cluster_arrive_relaxed_aligned:
+      case Intrinsic::nvvm_barrier_cluster_wait:
+      case Intrinsic::nvvm_barrier_cluster_wait_aligned:
+        return &I;
+      default:
+        break;
+      }
+    }
+  return nullptr;
+}
+
 bool checkSupportedConstructs(ADContext &Ctx, const ActivityAnalysis &AA,
                               Function &F) {
+  if (isParallelDeviceCode(*F.getParent()))
+    if (const Instruction *I = firstCrossBlockSynchronization(F)) {
+      Ctx.Diag.error(I,
+                     "a memory fence or barrier beyond the thread block "
+                     "(__threadfence, a cluster or grid-wide sync) in device "
+                     "code: the protocol it serves passes data between blocks "
+                     "in an order the reverse sweep cannot mirror",
+                     "split the computation into separate kernels, or keep "
+                     "the fence outside the differentiated function");
+      return false;
+    }
   if (auto [Call, GA] = activeCallOfInterposableAlias(AA, F); Call) {
     Ctx.Diag.error(Call,
                    "call to '" + demangle(GA->getName()) +
