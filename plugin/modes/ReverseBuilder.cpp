@@ -87,7 +87,7 @@ bool ReverseBuilder::cloneForward() {
     B.SetInsertPoint(&Entry, Entry.getFirstInsertionPt());
     AllocaInst *Tape =
         B.CreateAlloca(S.Ctx.Runtime.tapeType(), nullptr, "tape");
-    B.CreateStore(Constant::getNullValue(S.Ctx.Runtime.tapeType()), Tape);
+    S.Ctx.Runtime.initTape(B, Tape);
     S.TapeFwd = S.TapeRev = Tape;
     Adjoints.placeSlotsAfter(Tape);
   } else {

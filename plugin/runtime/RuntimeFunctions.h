@@ -50,6 +50,11 @@ public:
   /// Whether this is device code of a GPU: malloc and free, no realloc,
   /// calloc or abort (a trap instead).
   bool onGPU() const;
+  /// Stores the empty tape into \p Tape (an alloca of tapeType()): on a GPU,
+  /// one whose buffer is DeviceLocalTapeBytes of the thread's local memory,
+  /// which grow and free tell from a heap buffer by its capacity.
+  void initTape(llvm::IRBuilderBase &B, llvm::Value *Tape);
+  static constexpr uint64_t DeviceLocalTapeBytes = 256;
   /// Ends the block at B: abort() on a host, a trap on a GPU.
   void emitAbort(llvm::IRBuilderBase &B);
   /// void memcpyAdjoint(ptr srcShadow, ptr dstShadow, i64 count, i64 stride):

@@ -50,12 +50,20 @@ Value *RuntimeFunctions::reallocBuffer(IRBuilderBase &B, Value *Tape,
   B.CreateCondBr(B.CreateIsNull(New), Done, Copy);
   B.SetInsertPoint(Copy);
   B.CreateMemCpy(New, MaybeAlign(8), Data, MaybeAlign(8), Used);
+  // The thread's local buffer (capacity at most DeviceLocalTapeBytes) is
+  // not the heap's.
+  Value *Cap = B.CreateLoad(I64, B.CreateStructGEP(tapeType(), Tape, 2));
+  BasicBlock *Release = BasicBlock::Create(C, "release", F);
+  B.CreateCondBr(B.CreateICmpUGT(Cap, B.getInt64(DeviceLocalTapeBytes)),
+                 Release, Done);
+  B.SetInsertPoint(Release);
   B.CreateCall(free(), {Data});
   B.CreateBr(Done);
   B.SetInsertPoint(Done);
   PHINode *Result = B.CreatePHI(Ptr, 2);
   Result->addIncoming(New, From);
   Result->addIncoming(New, Copy);
+  Result->addIncoming(New, Release);
   return Result;
 }
 
@@ -63,6 +71,23 @@ void RuntimeFunctions::setBuffer(IRBuilderBase &B, Value *Tape, Value *Data,
                                  Value *Capacity) {
   B.CreateStore(Data, B.CreateStructGEP(tapeType(), Tape, 0));
   B.CreateStore(Capacity, B.CreateStructGEP(tapeType(), Tape, 2));
+}
+
+void RuntimeFunctions::initTape(IRBuilderBase &B, Value *Tape) {
+  if (!onGPU()) {
+    B.CreateStore(Constant::getNullValue(tapeType()), Tape);
+    return;
+  }
+  // A GPU thread's first records go to a buffer in its local memory.
+  AllocaInst *Local =
+      B.CreateAlloca(ArrayType::get(B.getInt8Ty(), DeviceLocalTapeBytes),
+                     nullptr, "tape.local");
+  Local->setAlignment(Align(16));
+  Value *Init = PoisonValue::get(tapeType());
+  Init = B.CreateInsertValue(Init, Local, 0);
+  Init = B.CreateInsertValue(Init, B.getInt64(0), 1);
+  Init = B.CreateInsertValue(Init, B.getInt64(DeviceLocalTapeBytes), 2);
+  B.CreateStore(Init, Tape);
 }
 
 bool RuntimeFunctions::onGPU() const {
@@ -228,8 +253,12 @@ Function *RuntimeFunctions::tapeGrow() {
   Value *NewCap = B.CreateBinaryIntrinsic(
       Intrinsic::umax, Need,
       B.CreateBinaryIntrinsic(Intrinsic::uadd_sat, Cap, Cap));
-  NewCap = B.CreateBinaryIntrinsic(Intrinsic::umax, NewCap,
-                                   ConstantInt::get(I64, 4096));
+  // On a host the first buffer is a page; a GPU thread starts from its
+  // local buffer (initTape) and grows from there: the device heap (8 MiB
+  // by default) is shared by every thread of the launch.
+  if (!onGPU())
+    NewCap = B.CreateBinaryIntrinsic(Intrinsic::umax, NewCap,
+                                     ConstantInt::get(I64, 4096));
   Value *Data = reallocBuffer(B, Tape, NewCap);
   // Out of memory: stop rather than write through null.
   BasicBlock *Fail = BasicBlock::Create(C, "oom", F);
@@ -353,6 +382,21 @@ Function *RuntimeFunctions::tapeFree() {
   Value *Tape = F->getArg(0);
   IRBuilder<> B(BasicBlock::Create(C, "entry", F));
   Value *Data = B.CreateLoad(Ptr, B.CreateStructGEP(TT, Tape, 0));
+  if (onGPU()) {
+    // A heap buffer, not the thread's local one (initTape).
+    Value *Cap = B.CreateLoad(B.getInt64Ty(), B.CreateStructGEP(TT, Tape, 2));
+    B.CreateStore(Constant::getNullValue(TT), Tape);
+    BasicBlock *Release = BasicBlock::Create(C, "release", F);
+    BasicBlock *Done = BasicBlock::Create(C, "done", F);
+    B.CreateCondBr(B.CreateICmpUGT(Cap, B.getInt64(DeviceLocalTapeBytes)),
+                   Release, Done);
+    B.SetInsertPoint(Release);
+    B.CreateCall(free(), {Data});
+    B.CreateBr(Done);
+    B.SetInsertPoint(Done);
+    B.CreateRetVoid();
+    return F;
+  }
   if (!cachesTape()) {
     B.CreateStore(Constant::getNullValue(TT), Tape);
     B.CreateCall(free(), {Data});

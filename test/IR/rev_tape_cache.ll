@@ -5,10 +5,11 @@
 ; reservation of an empty tape takes it back. The key is created once, with
 ; free as its destructor (a thread's buffer is freed when it exits), and the
 ; pthread functions are weak (no key, no cache). Elsewhere (a GPU, a target
-; without pthread keys) __ad_tape_free just frees the buffer.
+; without pthread keys) __ad_tape_free just frees the buffer; a GPU thread's
+; first records go to a local buffer, which free leaves alone.
 ; RUN: %opt_ad -passes=ad %s -S | FileCheck %s --check-prefix=LINUX
 ; RUN: %opt_ad -passes=ad %s -S | FileCheck %s --check-prefix=WEAK
-; RUN: %opt_ad -passes=ad -mtriple=nvptx64-nvidia-cuda %s -S | FileCheck %s --check-prefix=PLAIN
+; RUN: %opt_ad -passes=ad -mtriple=nvptx64-nvidia-cuda %s -S | FileCheck %s --check-prefix=GPU
 ; RUN: %opt_ad -passes=ad -mtriple=x86_64-pc-windows-msvc %s -S | FileCheck %s --check-prefix=PLAIN
 
 target triple = "x86_64-pc-linux-gnu"
@@ -73,6 +74,15 @@ declare double @__ad_autodiff(ptr, ...)
 ; WEAK-DAG: declare extern_weak i32 @pthread_key_delete(i32)
 ; WEAK-DAG: declare extern_weak ptr @pthread_getspecific(i32)
 ; WEAK-DAG: declare extern_weak i32 @pthread_setspecific(i32, ptr)
+
+; GPU-NOT: pthread
+; GPU: %tape.local = alloca [256 x i8], align 16
+; GPU-LABEL: define linkonce_odr hidden void @__ad_tape_free(
+; GPU:         [[CAP:%.*]] = load i64, ptr
+; GPU:         icmp ugt i64 [[CAP]], 256
+; GPU:       release:
+; GPU-NEXT:    call void @free(
+; GPU-NOT: pthread
 
 ; PLAIN-NOT: pthread
 ; PLAIN-NOT: @__ad_tape_key
