@@ -1,11 +1,15 @@
 // CUDA's math functions in device code, in float and double (sinf, expf,
 // sqrtf, powf, ... and sin, exp, sqrt, pow, ...), against the host's libm
-// on the same inputs. On the host they are libdevice's __nv_* functions
-// mapped to libm; on a GPU (the sm_80/sm_90 build below) libdevice's own,
-// which CUDA documents within a few ulps, hence the tolerances.
+// on the same inputs, and sin/cos of large arguments (libdevice's argument
+// reduction, multi-word integer arithmetic in inline PTX). By default
+// cuda-host-run maps libdevice's __nv_* functions to libm; with --libdevice
+// it runs libdevice's own code, as a GPU does, which CUDA documents within a
+// few ulps, hence the tolerances.
 // REQUIRES: cuda
 // RUN: %cuda_host_run %s -O2 | FileCheck %s
 // RUN: %cuda_host_run %s -O0 | FileCheck %s
+// RUN: %cuda_host_run --libdevice %s -O2 | FileCheck %s
+// RUN: %cuda_host_run --libdevice %s -O0 | FileCheck %s
 // RUN: %clang_cuda_gpu --cuda-gpu-arch=sm_80 --cuda-gpu-arch=sm_90 -O2 -c %s -o %t.o
 // CHECK: math: 0 failures
 
@@ -51,7 +55,41 @@ __global__ void double_fns(const double *x, double *out, int n) {
   o[11] = hypot(v, 3.0);
 }
 
+const int Large = 6;
+
+__global__ void large_args(const double *x, float *of, double *od) {
+  int i = threadIdx.x;
+  if (i >= Large)
+    return;
+  of[2 * i] = sinf(float(x[i]));
+  of[2 * i + 1] = cosf(float(x[i]));
+  od[2 * i] = sin(x[i]);
+  od[2 * i + 1] = cos(x[i]);
+}
+
+void test_large_args() {
+  double hx[Large] = {1e5, -3.5e6, 1.2345e9, 7e15, 1e22, -2.5e30}, *x, *od,
+         rd[2 * Large];
+  float *of, rf[2 * Large];
+  CUDA_OK(cudaMalloc(&x, sizeof hx));
+  CUDA_OK(cudaMalloc(&of, sizeof rf));
+  CUDA_OK(cudaMalloc(&od, sizeof rd));
+  CUDA_OK(cudaMemcpy(x, hx, sizeof hx, cudaMemcpyHostToDevice));
+  large_args<<<1, 32>>>(x, of, od);
+  LAUNCH_OK();
+  CUDA_OK(cudaMemcpy(rf, of, sizeof rf, cudaMemcpyDeviceToHost));
+  CUDA_OK(cudaMemcpy(rd, od, sizeof rd, cudaMemcpyDeviceToHost));
+  for (int i = 0; i < Large; ++i) {
+    float f = float(hx[i]);
+    check_close("sinf large", i, rf[2 * i], sinf(f), 1e-6);
+    check_close("cosf large", i, rf[2 * i + 1], cosf(f), 1e-6);
+    check_close("sin large", i, rd[2 * i], sin(hx[i]), 1e-15);
+    check_close("cos large", i, rd[2 * i + 1], cos(hx[i]), 1e-15);
+  }
+}
+
 int main() {
+  test_large_args();
   float hf[N], rf[N * FloatFns], *xf, *of;
   double hd[N], rd[N * DoubleFns], *xd, *od;
   for (int i = 0; i < N; ++i) {

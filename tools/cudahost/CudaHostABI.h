@@ -87,6 +87,9 @@ typedef void (*CudaHostKernelEntry)(void **Args);
 void __cudahost_register_kernel(const char *Name, CudaHostKernelEntry Entry);
 void __cudahost_register_shared(void *Storage, size_t Bytes);
 void __cudahost_register_stub(const void *Stub, const char *KernelName);
+void __cudahost_register_variable(const char *Name, void *Storage,
+                                  size_t Bytes);
+void __cudahost_register_shadow(const void *Shadow, const char *Name);
 
 // What lowered device code calls.
 void __cudahost_barrier(void);

@@ -83,6 +83,9 @@ void internalize(GlobalObject &G) {
 /// What the lowering collected for the module constructor.
 struct Registry {
   std::vector<std::pair<GlobalVariable *, uint64_t>> Shared;
+  // __device__ and __constant__ variables, which the host names through
+  // its shadows (cudaMemcpyToSymbol).
+  std::vector<std::pair<GlobalVariable *, uint64_t>> Variables;
   std::vector<Function *> Kernels;
 };
 
@@ -149,12 +152,18 @@ void moveGlobalsToHost(Module &M, Registry &Reg) {
     Constant *Init = Shared || isa<UndefValue>(G->getInitializer())
                          ? Constant::getNullValue(Ty)
                          : G->getInitializer();
-    auto *New = new GlobalVariable(M, Ty, G->isConstant() && !Shared,
+    // A __constant__ variable is constant to kernels but written by the
+    // host (cudaMemcpyToSymbol): only what no one names stays read-only.
+    bool ReadOnly = G->isConstant() && G->hasLocalLinkage() &&
+                    !G->isExternallyInitialized();
+    auto *New = new GlobalVariable(M, Ty, ReadOnly && !Shared,
                                    GlobalValue::InternalLinkage, Init, Name,
                                    nullptr, G->getThreadLocalMode(), 0);
     New->setAlignment(G->getAlign());
     if (Shared)
       Reg.Shared.push_back({New, DL.getTypeAllocSize(Ty)});
+    else
+      Reg.Variables.push_back({New, DL.getTypeAllocSize(Ty)});
     replaceGlobal(G, New);
   }
 }
@@ -308,8 +317,14 @@ void emitRegistration(Module &M, Registry &Reg) {
   for (Function *K : Reg.Kernels)
     B.CreateCall(RegisterKernel,
                  {B.CreateGlobalString(K->getName()), makeEntry(M, *K)});
+  FunctionCallee RegisterVariable = M.getOrInsertFunction(
+      "__cudahost_register_variable",
+      FunctionType::get(Void, {Ptr, Ptr, B.getInt64Ty()}, false));
   for (auto [G, Bytes] : Reg.Shared)
     B.CreateCall(RegisterShared, {G, B.getInt64(Bytes)});
+  for (auto [G, Bytes] : Reg.Variables)
+    B.CreateCall(RegisterVariable,
+                 {B.CreateGlobalString(G->getName()), G, B.getInt64(Bytes)});
   B.CreateRetVoid();
   appendToGlobalCtors(M, Init, 0);
 }

@@ -12,6 +12,13 @@
 // the length before it (an Itanium <source-name>) 15 smaller:
 // _Z21__device_stub__reducePKfPfi is the stub of _Z6reducePKfPfi.
 //
+// The host's copy of a __device__ or __constant__ variable is a shadow: an
+// internal global with an undefined initializer and the variable's name,
+// whose address host code passes to cudaMemcpyToSymbol. The constructor
+// registers every such global's name too; the runtime maps the names the
+// device module registered (a host global that merely looks like a shadow
+// matches none and is never used).
+//
 //===----------------------------------------------------------------------===//
 
 #include "DeviceLowering.h"
@@ -56,7 +63,12 @@ PreservedAnalyses HostStubsPass::run(Module &M, ModuleAnalysisManager &) {
     if (!F.isDeclaration())
       if (std::string Kernel = kernelNameOf(F.getName()); !Kernel.empty())
         Stubs.push_back({&F, Kernel});
-  if (Stubs.empty())
+  std::vector<GlobalVariable *> Shadows;
+  for (GlobalVariable &G : M.globals())
+    if (G.hasInternalLinkage() && G.hasInitializer() &&
+        isa<UndefValue>(G.getInitializer()))
+      Shadows.push_back(&G);
+  if (Stubs.empty() && Shadows.empty())
     return PreservedAnalyses::all();
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = PointerType::get(Ctx, 0);
@@ -69,6 +81,10 @@ PreservedAnalyses HostStubsPass::run(Module &M, ModuleAnalysisManager &) {
       "__cudahost_register_stub", FunctionType::get(Void, {Ptr, Ptr}, false));
   for (auto &[Stub, Kernel] : Stubs)
     B.CreateCall(Register, {Stub, B.CreateGlobalString(Kernel)});
+  FunctionCallee RegisterShadow = M.getOrInsertFunction(
+      "__cudahost_register_shadow", FunctionType::get(Void, {Ptr, Ptr}, false));
+  for (GlobalVariable *G : Shadows)
+    B.CreateCall(RegisterShadow, {G, B.CreateGlobalString(G->getName())});
   B.CreateRetVoid();
   appendToGlobalCtors(M, Init, 0);
   return PreservedAnalyses::none();

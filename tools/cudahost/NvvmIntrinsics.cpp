@@ -426,27 +426,4 @@ bool lowerNvvmCall(CallInst &CI, StringRef Name) {
   return true;
 }
 
-/// Inline PTX in device code: the few strings CUDA's headers emit, as the
-/// runtime calls they mean; false for any other.
-bool lowerInlinePtx(CallInst &CI) {
-  auto *Asm = cast<InlineAsm>(CI.getCalledOperand());
-  StringRef Text = StringRef(Asm->getAsmString()).trim();
-  Module &M = *CI.getModule();
-  Runtime RT(M);
-  IRBuilder<> B(&CI);
-  Value *V = nullptr;
-  if (Text.starts_with("activemask.b32"))
-    V = B.CreateCall(RT.get("__cudahost_activemask", RT.i32(), {}));
-  else if (Text.starts_with("membar.") || Text.starts_with("fence."))
-    B.CreateFence(AtomicOrdering::SequentiallyConsistent);
-  else if (Text.starts_with("nanosleep"))
-    ;
-  else
-    return false;
-  if (V)
-    CI.replaceAllUsesWith(fitInt(B, V, CI.getType()));
-  CI.eraseFromParent();
-  return true;
-}
-
 } // namespace cudahost

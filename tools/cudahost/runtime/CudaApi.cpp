@@ -50,6 +50,30 @@ std::map<const void *, std::string> &stubs() {
   return Stubs;
 }
 
+struct Variable {
+  char *Storage;
+  size_t Bytes;
+};
+
+std::map<std::string, Variable> &variables() {
+  static std::map<std::string, Variable> Variables;
+  return Variables;
+}
+
+std::map<const void *, std::string> &shadows() {
+  static std::map<const void *, std::string> Shadows;
+  return Shadows;
+}
+
+/// The device variable whose host shadow is Symbol, or null.
+Variable *variableOf(const void *Symbol) {
+  auto Shadow = shadows().find(Symbol);
+  if (Shadow == shadows().end())
+    return nullptr;
+  auto V = variables().find(Shadow->second);
+  return V == variables().end() ? nullptr : &V->second;
+}
+
 std::set<void *> Allocations;
 std::mutex LaunchLock;
 thread_local std::vector<CallConfiguration> Configurations;
@@ -102,6 +126,15 @@ void __cudahost_register_shared(void *Storage, size_t Bytes) {
 
 void __cudahost_register_stub(const void *Stub, const char *KernelName) {
   stubs()[Stub] = KernelName;
+}
+
+void __cudahost_register_variable(const char *Name, void *Storage,
+                                  size_t Bytes) {
+  variables()[Name] = {static_cast<char *>(Storage), Bytes};
+}
+
+void __cudahost_register_shadow(const void *Shadow, const char *Name) {
+  shadows()[Shadow] = Name;
 }
 
 unsigned __cudaPushCallConfiguration(dim3 Grid, dim3 Block, size_t Shared = 0,
@@ -182,6 +215,44 @@ cudaError_t cudaMemsetAsync(void *Ptr, int Value, size_t Bytes, cudaStream_t) {
   return cudaMemset(Ptr, Value, Bytes);
 }
 
+cudaError_t cudaMemcpyToSymbol(const void *Symbol, const void *Src,
+                               size_t Bytes, size_t Offset, cudaMemcpyKind) {
+  Variable *V = variableOf(Symbol);
+  if (!V)
+    return fail(cudaErrorInvalidSymbol);
+  if (Offset + Bytes > V->Bytes)
+    return fail(cudaErrorInvalidValue);
+  memmove(V->Storage + Offset, Src, Bytes);
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemcpyFromSymbol(void *Dst, const void *Symbol, size_t Bytes,
+                                 size_t Offset, cudaMemcpyKind) {
+  Variable *V = variableOf(Symbol);
+  if (!V)
+    return fail(cudaErrorInvalidSymbol);
+  if (Offset + Bytes > V->Bytes)
+    return fail(cudaErrorInvalidValue);
+  memmove(Dst, V->Storage + Offset, Bytes);
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetSymbolAddress(void **Ptr, const void *Symbol) {
+  Variable *V = variableOf(Symbol);
+  if (!V)
+    return fail(cudaErrorInvalidSymbol);
+  *Ptr = V->Storage;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetSymbolSize(size_t *Bytes, const void *Symbol) {
+  Variable *V = variableOf(Symbol);
+  if (!V)
+    return fail(cudaErrorInvalidSymbol);
+  *Bytes = V->Bytes;
+  return cudaSuccess;
+}
+
 // Launches finish before cudaLaunchKernel returns: nothing is pending.
 cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
 cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
@@ -220,6 +291,8 @@ const char *cudaGetErrorName(cudaError_t Error) {
     return "cudaErrorInvalidDevice";
   case cudaErrorInvalidDeviceFunction:
     return "cudaErrorInvalidDeviceFunction";
+  case cudaErrorInvalidSymbol:
+    return "cudaErrorInvalidSymbol";
   default:
     return "cudaErrorUnknown";
   }
@@ -239,6 +312,8 @@ const char *cudaGetErrorString(cudaError_t Error) {
     return "invalid device ordinal";
   case cudaErrorInvalidDeviceFunction:
     return "invalid device function";
+  case cudaErrorInvalidSymbol:
+    return "invalid device symbol";
   default:
     return "unknown error";
   }
