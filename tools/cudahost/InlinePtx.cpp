@@ -66,7 +66,10 @@ Value *carryChain(IRBuilder<> &B, CallInst &CI, StringRef Code) {
   auto Arg = [&](unsigned I) { return CI.getArgOperand(I); };
   if (Code == "{mad.lo.cc.u32$0,$2,$3,$4;madc.hi.u32$1,$2,$3,0;}") {
     auto Ext = [&](Value *V) { return B.CreateZExt(V, B.getInt64Ty()); };
-    Value *T = B.CreateAdd(B.CreateMul(Ext(Arg(0)), Ext(Arg(1))), Ext(Arg(2)));
+    // Operands in order, so that the IR does not depend on the compiler's
+    // order of evaluating arguments.
+    Value *A = Ext(Arg(0)), *X = Ext(Arg(1)), *C = Ext(Arg(2));
+    Value *T = B.CreateAdd(B.CreateMul(A, X), C);
     return split(B, T, CI.getType());
   }
   // 64-bit operands of a 128-bit result.
@@ -75,11 +78,14 @@ Value *carryChain(IRBuilder<> &B, CallInst &CI, StringRef Code) {
                         B.getInt128Ty());
   };
   bool TwoWords = Code.contains("mov.b64{alo,ahi},$2;");
-  if (TwoWords && Code.contains("mul.lo.u32r0,alo,blo;")) // 64x64 -> 128
-    return split(B, B.CreateMul(Wide(0), Wide(1)), CI.getType());
-  if (TwoWords && Code.contains("mov.b64{clo,chi},$4;")) // 64x64+64 -> 128
-    return split(B, B.CreateAdd(B.CreateMul(Wide(0), Wide(1)), Wide(2)),
-                 CI.getType());
+  if (TwoWords && Code.contains("mul.lo.u32r0,alo,blo;")) { // 64x64 -> 128
+    Value *A = Wide(0), *X = Wide(1);
+    return split(B, B.CreateMul(A, X), CI.getType());
+  }
+  if (TwoWords && Code.contains("mov.b64{clo,chi},$4;")) { // 64x64+64 -> 128
+    Value *A = Wide(0), *X = Wide(1), *C = Wide(2);
+    return split(B, B.CreateAdd(B.CreateMul(A, X), C), CI.getType());
+  }
   bool FourWords = Code.contains("mov.b64{a0,a1},$2;mov.b64{a2,a3},$3;");
   Value *A = FourWords ? join(B, {Arg(0), Arg(1)}) : nullptr;
   Value *C = FourWords ? join(B, {Arg(2), Arg(3)}) : nullptr;

@@ -287,7 +287,8 @@ Value *lowerBits(IRBuilder<> &B, Runtime &RT, CallInst &CI, StringRef Rest) {
     Value *Y = CI.getArgOperand(1);
     bool Signed = Rest == "sad.i";
     Value *Less = Signed ? B.CreateICmpSLT(X, Y) : B.CreateICmpULT(X, Y);
-    Value *Diff = B.CreateSelect(Less, B.CreateSub(Y, X), B.CreateSub(X, Y));
+    Value *YMinusX = B.CreateSub(Y, X), *XMinusY = B.CreateSub(X, Y);
+    Value *Diff = B.CreateSelect(Less, YMinusX, XMinusY);
     return B.CreateAdd(Diff, CI.getArgOperand(2));
   }
   if (Rest == "prmt")
@@ -358,7 +359,8 @@ Value *lowerMath(IRBuilder<> &B, CallInst &CI, StringRef Rest) {
       Value *T = B.CreateTrunc(V, B.getIntNTy(24));
       return Signed ? B.CreateSExt(T, Ty) : B.CreateZExt(T, Ty);
     };
-    return B.CreateMul(Low24(CI.getArgOperand(0)), Low24(CI.getArgOperand(1)));
+    Value *X = Low24(CI.getArgOperand(0)), *Y = Low24(CI.getArgOperand(1));
+    return B.CreateMul(X, Y);
   }
   if (Is("mulhi.")) {
     bool Signed = !Rest.drop_front(6).starts_with("u");
@@ -367,7 +369,8 @@ Value *lowerMath(IRBuilder<> &B, CallInst &CI, StringRef Rest) {
     auto Ext = [&](Value *V) {
       return Signed ? B.CreateSExt(V, Wide) : B.CreateZExt(V, Wide);
     };
-    Value *P = B.CreateMul(Ext(CI.getArgOperand(0)), Ext(CI.getArgOperand(1)));
+    Value *X = Ext(CI.getArgOperand(0)), *Y = Ext(CI.getArgOperand(1));
+    Value *P = B.CreateMul(X, Y);
     return B.CreateTrunc(B.CreateLShr(P, Bits), Ty);
   }
   if (Is("ldg.global.") || Is("ldu.global."))

@@ -75,6 +75,7 @@ Variable *variableOf(const void *Symbol) {
 }
 
 std::set<void *> Allocations;
+std::mutex AllocationLock; // host threads may allocate concurrently
 std::mutex LaunchLock;
 thread_local std::vector<CallConfiguration> Configurations;
 thread_local cudaError_t LastError = cudaSuccess;
@@ -99,6 +100,7 @@ cudaError_t allocate(void **Ptr, size_t Bytes) {
   *Ptr = aligned_alloc(256, (Bytes + 255) / 256 * 256 + (Bytes == 0) * 256);
   if (!*Ptr)
     return fail(cudaErrorMemoryAllocation);
+  std::lock_guard<std::mutex> Guard(AllocationLock);
   Allocations.insert(*Ptr);
   return cudaSuccess;
 }
@@ -106,8 +108,11 @@ cudaError_t allocate(void **Ptr, size_t Bytes) {
 cudaError_t release(void *Ptr) {
   if (!Ptr)
     return cudaSuccess;
-  if (!Allocations.erase(Ptr))
-    return fail(cudaErrorInvalidValue);
+  {
+    std::lock_guard<std::mutex> Guard(AllocationLock);
+    if (!Allocations.erase(Ptr))
+      return fail(cudaErrorInvalidValue);
+  }
   free(Ptr);
   return cudaSuccess;
 }
