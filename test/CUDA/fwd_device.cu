@@ -6,6 +6,18 @@
 // REQUIRES: cuda
 // RUN: %cuda_host_run %s -O2 | FileCheck %s
 // RUN: %cuda_host_run %s -O0 | FileCheck %s
+// What runs is the plugin's device output: the NVPTX module has the tangent,
+// and so has the module lowered for the host, called from the kernel.
+// RUN: rm -rf %t.keep && %cuda_host_run --keep=%t.keep %s -O2 > /dev/null
+// RUN: llvm-dis %t.keep/device.bc -o - | FileCheck %s --check-prefix=DEVICE
+// RUN: llvm-dis %t.keep/device-host.bc -o - | FileCheck %s --check-prefix=HOST
+// DEVICE: target triple = "nvptx64-nvidia-cuda"
+// DEVICE: define {{.*}} @_Z5rk4_ddd.ad.tangent(
+// HOST: target triple = "x86_64-pc-linux-gnu"
+// HOST-LABEL: define internal void @_Z8tangentsPKdPdS1_Pfi(
+// HOST: call { double, double } @_Z5rk4_ddd.ad.tangent(
+// HOST: call { float, float } @_Z5rk4_fff.ad.tangent(
+// HOST: define internal { double, double } @_Z5rk4_ddd.ad.tangent(
 // RUN: %clang_cuda_gpu --cuda-gpu-arch=sm_80 --cuda-gpu-arch=sm_90 -O2 -c %s -o %t.o
 // CHECK: fwd_device: 0 failures
 
