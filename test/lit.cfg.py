@@ -107,6 +107,9 @@ if os.path.exists(cuda_header) and getattr(config, "ad_cudahost_runtime", ""):
         number = int(found.group(1))
         cuda_version = "%d.%d" % (number // 1000, number % 1000 // 10)
         config.available_features.add("cuda")
+        # The programs run under valgrind too, as %run runs the others.
+        if run_prefix:
+            config.environment["CUDA_HOST_RUN_WRAPPER"] = run_prefix
         config.substitutions.append((
             "%cuda_host_run",
             "{} --build={}".format(

@@ -74,7 +74,18 @@ Variable *variableOf(const void *Symbol) {
   return V == variables().end() ? nullptr : &V->second;
 }
 
-std::set<void *> Allocations;
+/// What cudaMalloc handed out and cudaFree has not taken back. At exit the
+/// rest is freed, as a GPU context's teardown frees it, so that a leak
+/// checker (cuda-host-run under valgrind) reports only the leaks of host
+/// code and of device code's own malloc.
+struct AllocationTable {
+  std::set<void *> Live;
+  ~AllocationTable() {
+    for (void *P : Live)
+      free(P);
+  }
+};
+AllocationTable Allocations;
 std::mutex AllocationLock; // host threads may allocate concurrently
 std::mutex LaunchLock;
 thread_local std::vector<CallConfiguration> Configurations;
@@ -96,12 +107,14 @@ bool validConfiguration(dim3 Grid, dim3 Block, size_t Shared) {
 cudaError_t allocate(void **Ptr, size_t Bytes) {
   if (!Ptr)
     return fail(cudaErrorInvalidValue);
-  // cudaMalloc's alignment; aligned_alloc wants a multiple of it.
-  *Ptr = aligned_alloc(256, (Bytes + 255) / 256 * 256 + (Bytes == 0) * 256);
+  // cudaMalloc's alignment, and no padding, so that valgrind sees an access
+  // past the end.
+  if (posix_memalign(Ptr, 256, Bytes ? Bytes : 1) != 0)
+    *Ptr = nullptr;
   if (!*Ptr)
     return fail(cudaErrorMemoryAllocation);
   std::lock_guard<std::mutex> Guard(AllocationLock);
-  Allocations.insert(*Ptr);
+  Allocations.Live.insert(*Ptr);
   return cudaSuccess;
 }
 
@@ -110,7 +123,7 @@ cudaError_t release(void *Ptr) {
     return cudaSuccess;
   {
     std::lock_guard<std::mutex> Guard(AllocationLock);
-    if (!Allocations.erase(Ptr))
+    if (!Allocations.Live.erase(Ptr))
       return fail(cudaErrorInvalidValue);
   }
   free(Ptr);

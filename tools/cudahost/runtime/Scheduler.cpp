@@ -26,6 +26,12 @@
 
 #include <sys/mman.h>
 
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#else
+#define VALGRIND_STACK_REGISTER(Start, End) 0
+#endif
+
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -76,8 +82,14 @@ struct Launch {
 };
 
 Launch *Active;
-std::vector<std::pair<void *, size_t>> SharedArrays;
 std::vector<char *> StackPool;
+
+/// Function-local, so that it exists when the device modules' constructors
+/// register their arrays, whichever constructor runs first.
+std::vector<std::pair<void *, size_t>> &sharedArrays() {
+  static std::vector<std::pair<void *, size_t>> Arrays;
+  return Arrays;
+}
 
 size_t stackBytes() {
   static size_t Bytes = [] {
@@ -123,7 +135,11 @@ char *stackFor(size_t Index) {
       exit(70);
     }
     mprotect(P, Page, PROT_NONE);
-    StackPool.push_back(static_cast<char *>(P) + Page);
+    char *Stack = static_cast<char *>(P) + Page;
+    // Under valgrind, a switch to this stack is a thread's switch, not an
+    // overflow of the current stack.
+    (void)VALGRIND_STACK_REGISTER(Stack, Stack + stackBytes());
+    StackPool.push_back(Stack);
   }
   return StackPool[Index];
 }
@@ -359,7 +375,7 @@ void runBlock(Launch &L, Dim3 Grid, Dim3 Block) {
 } // namespace
 
 void registerSharedArray(void *Storage, size_t Bytes) {
-  SharedArrays.push_back({Storage, Bytes});
+  sharedArrays().push_back({Storage, Bytes});
 }
 
 void runGrid(CudaHostKernelEntry Entry, const char *Kernel, Dim3 Grid,
@@ -376,7 +392,7 @@ void runGrid(CudaHostKernelEntry Entry, const char *Kernel, Dim3 Grid,
       for (unsigned X = 0; X < Grid.X; ++X) {
         // Shared memory is undefined when a block starts: NaN-filled here,
         // so a kernel that reads it before writing it shows.
-        for (auto [Storage, Bytes] : SharedArrays)
+        for (auto [Storage, Bytes] : sharedArrays())
           memset(Storage, 0xff, Bytes);
         memset(__cudahost_dynamic_shared, 0xff, SharedBytes);
         L.BlockIdx = {X, Y, Z};
