@@ -4,6 +4,11 @@
 #   examples/*.c, *.cpp  clang-22 / clang++ -O2 with the plugin, then run
 #   examples/*.ll        opt-22 -passes=ad with the plugin, then clang-22 -O2;
 #                        run when the module defines main
+#   examples/*.cu        with a GPU (nvidia-smi lists one): clang++ for sm_80
+#                        and sm_90 with the plugin and static cudart, run on
+#                        it; without one: tools/cuda-host-run, on the CPU;
+#                        skipped with a message when the CUDA toolkit is
+#                        missing
 #
 # Stops at the first example that fails to build or run.
 set -euo pipefail
@@ -46,6 +51,39 @@ for ir in "$root"/examples/*.ll; do
     "$llvm_bin/clang-22" -O2 -Wno-override-module "$out/$name.ad.ll" \
       -o "$out/$name" -lm
     "$out/$name"
+  fi
+  ran=$((ran + 1))
+done
+
+cuda=${CUDA_PATH:-/usr/local/cuda}
+for cu in "$root"/examples/*.cu; do
+  name=$(basename "${cu%.cu}")
+  banner "$(basename "$cu")"
+  if [[ ! -f $cuda/include/cuda.h ]]; then
+    echo "skipped: no CUDA toolkit at $cuda (set CUDA_PATH)"
+    continue
+  fi
+  if command -v nvidia-smi > /dev/null && nvidia-smi -L > /dev/null 2>&1; then
+    version=$(sed -n 's/^#define CUDA_VERSION \([0-9]*\)$/\1/p' \
+      "$cuda/include/cuda.h")
+    # clang 22 cannot read a CUDA 13 toolkit's version (docs/CUDA.md).
+    "$llvm_bin/clang++" -x cuda --cuda-path="$cuda" \
+      --cuda-gpu-arch=sm_80 --cuda-gpu-arch=sm_90 \
+      -Xclang -target-sdk-version=$((version / 1000)).$((version % 1000 / 10)) \
+      -Wno-unknown-cuda-version "${cflags[@]}" "$cu" -o "$out/$name" \
+      -L"$cuda/lib64" -lcudart_static -ldl -lrt -pthread
+    echo "(on the GPU)"
+    "$out/$name"
+  else
+    echo "(no GPU: on the CPU, with tools/cuda-host-run)"
+    status=0
+    "$root/tools/cuda-host-run" "--build=$(dirname "$plugin")" \
+      "--plugin=$plugin" "$cu" -O2 || status=$?
+    if ((status == 77)); then
+      continue
+    elif ((status != 0)); then
+      exit "$status"
+    fi
   fi
   ran=$((ran + 1))
 done

@@ -14,6 +14,7 @@
 #   %src         the source root
 
 import os
+import re
 import shutil
 
 import lit.formats
@@ -89,6 +90,41 @@ config.substitutions.append(("%src", config.ad_source_root))
 for feature, program in [("rustc", "rustc"), ("flang", "flang-22")]:
     if shutil.which(program, path=config.environment["PATH"]):
         config.available_features.add(feature)
+
+# CUDA (test/CUDA): programs that cuda-host-run compiles with the plugin and
+# runs on the CPU, REQUIRES: cuda (the toolkit's headers, and the runtime
+# built against them). Substitutions:
+#   %cuda_host_run   tools/cuda-host-run with this build
+#   %clang_cuda_gpu  clang++ for a real GPU build (add --cuda-gpu-arch=sm_XX;
+#                    clang runs the toolkit's ptxas), with the plugin
+#   %opt_cudahost    opt-22 with CudaHostLower.so loaded
+cuda_path = os.environ.get("CUDA_PATH", "/usr/local/cuda")
+cuda_header = os.path.join(cuda_path, "include", "cuda.h")
+if os.path.exists(cuda_header) and getattr(config, "ad_cudahost_runtime", ""):
+    with open(cuda_header, errors="replace") as header:
+        found = re.search(r"#define\s+CUDA_VERSION\s+(\d+)", header.read())
+    if found:
+        number = int(found.group(1))
+        cuda_version = "%d.%d" % (number // 1000, number % 1000 // 10)
+        config.available_features.add("cuda")
+        # The programs run under valgrind too, as %run runs the others.
+        if run_prefix:
+            config.environment["CUDA_HOST_RUN_WRAPPER"] = run_prefix
+        config.substitutions.append((
+            "%cuda_host_run",
+            "{} --build={}".format(
+                os.path.join(config.ad_source_root, "tools", "cuda-host-run"),
+                config.ad_binary_root)))
+        # clang 22 cannot read a CUDA 13 toolkit's version; name it.
+        config.substitutions.append((
+            "%clang_cuda_gpu",
+            "{} -x cuda --cuda-path={} -Xclang -target-sdk-version={} "
+            "-Wno-unknown-cuda-version {}".format(
+                tool("clang++"), cuda_path, cuda_version, plugin_flags)))
+config.substitutions.append((
+    "%opt_cudahost",
+    tool("opt") + " -load-pass-plugin=" + os.path.join(
+        config.ad_binary_root, "cudahost", "CudaHostLower.so")))
 
 # Host vector extensions, for tests that run code built with -march (the
 # AVX2 and AVX-512 forms of masked loads, stores, gathers and scatters).
