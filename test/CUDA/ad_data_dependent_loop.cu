@@ -7,6 +7,8 @@
 // REQUIRES: cuda
 // RUN: %cuda_host_run %s -O2 | FileCheck %s
 // RUN: %cuda_host_run %s -O0 | FileCheck %s
+// With libdevice linked before the plugin runs, as in a GPU build:
+// RUN: %cuda_host_run --libdevice %s -O2 | FileCheck %s
 // RUN: %clang_cuda_gpu --cuda-gpu-arch=sm_80 --cuda-gpu-arch=sm_90 -O2 -c %s -o %t.o
 // CHECK: ad_data_dependent_loop: 0 failures
 
