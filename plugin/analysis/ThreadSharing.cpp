@@ -20,8 +20,109 @@ bool isParallelDeviceCode(const Module &M) {
   return T.isNVPTX() || T.isAMDGPU();
 }
 
-bool shadowMayBeShared(const Module &M, const Value *Ptr) {
-  if (!isParallelDeviceCode(M))
+/// NVPTX's special registers (threadIdx.x, ...).
+static bool isRegister(const Value *V, Intrinsic::ID ID) {
+  const auto *Call = dyn_cast<CallBase>(V);
+  const Function *F = Call ? Call->getCalledFunction() : nullptr;
+  return F && F->getIntrinsicID() == ID;
+}
+
+/// blockIdx.x * blockDim.x + threadIdx.x, in either order of either
+/// operation, through integer extensions: distinct in every thread of a
+/// one-dimensional launch.
+static bool isGlobalThreadIndex(const Value *V) {
+  while (isa<SExtInst>(V) || isa<ZExtInst>(V))
+    V = cast<Instruction>(V)->getOperand(0);
+  const auto *Add = dyn_cast<BinaryOperator>(V);
+  if (!Add || Add->getOpcode() != Instruction::Add)
+    return false;
+  for (unsigned I = 0; I < 2; ++I) {
+    const Value *Tid = Add->getOperand(I);
+    const auto *Mul = dyn_cast<BinaryOperator>(Add->getOperand(1 - I));
+    if (!isRegister(Tid, Intrinsic::nvvm_read_ptx_sreg_tid_x) || !Mul ||
+        Mul->getOpcode() != Instruction::Mul)
+      continue;
+    for (unsigned J = 0; J < 2; ++J)
+      if (isRegister(Mul->getOperand(J),
+                     Intrinsic::nvvm_read_ptx_sreg_ctaid_x) &&
+          isRegister(Mul->getOperand(1 - J),
+                     Intrinsic::nvvm_read_ptx_sreg_ntid_x))
+        return true;
+  }
+  return false;
+}
+
+/// The accesses of \p Arg if every use of it is a one-index GEP at the
+/// global thread index whose uses are loads, stores and atomic updates of
+/// at most one element through it; nothing otherwise (another index, an
+/// escape, a wider access could reach another thread's element).
+static bool collectThreadIndexedAccesses(const Argument &Arg,
+                                         SmallPtrSetImpl<const Value *> &Out) {
+  const DataLayout &DL = Arg.getParent()->getDataLayout();
+  for (const User *U : Arg.users()) {
+    const auto *GEP = dyn_cast<GetElementPtrInst>(U);
+    if (!GEP || GEP->getPointerOperand() != &Arg || GEP->getNumIndices() != 1 ||
+        !isGlobalThreadIndex(GEP->getOperand(1)))
+      return false;
+    uint64_t Element = DL.getTypeAllocSize(GEP->getSourceElementType());
+    for (const User *A : GEP->users()) {
+      Type *T = nullptr;
+      if (const auto *L = dyn_cast<LoadInst>(A))
+        T = L->getType();
+      else if (const auto *S = dyn_cast<StoreInst>(A);
+               S && S->getPointerOperand() == GEP)
+        T = S->getValueOperand()->getType();
+      else if (const auto *R = dyn_cast<AtomicRMWInst>(A);
+               R && R->getPointerOperand() == GEP)
+        T = R->getValOperand()->getType();
+      if (!T || DL.getTypeStoreSize(T) > Element)
+        return false;
+    }
+    Out.insert(GEP);
+  }
+  return true;
+}
+
+ThreadOwnedArguments::ThreadOwnedArguments(const Function &F,
+                                           uint64_t Vouched) {
+  for (const Argument &Arg : F.args()) {
+    if (Arg.getArgNo() >= 64 || !(Vouched >> Arg.getArgNo() & 1))
+      continue;
+    SmallPtrSet<const Value *, 8> Accesses;
+    if (collectThreadIndexedAccesses(Arg, Accesses))
+      OwnedAccesses.insert(Accesses.begin(), Accesses.end());
+  }
+}
+
+bool ThreadOwnedArguments::owns(const Value *Ptr) const {
+  return OwnedAccesses.count(Ptr);
+}
+
+/// One value in every thread: a constant, a kernel's parameter, or computed
+/// from those by address arithmetic.
+static bool isLaunchUniform(const Value *V, unsigned Depth = 0) {
+  if (isa<Constant>(V))
+    return true;
+  if (const auto *Arg = dyn_cast<Argument>(V))
+    return Arg->getParent()->getCallingConv() == CallingConv::PTX_Kernel;
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth > 8 ||
+      !(isa<GetElementPtrInst>(I) || isa<CastInst>(I) ||
+        isa<BinaryOperator>(I)))
+    return false;
+  return all_of(I->operands(), [&](const Use &U) {
+    return isLaunchUniform(U.get(), Depth + 1);
+  });
+}
+
+bool isLaunchUniformRestrictPointer(const Value *V) {
+  const auto *Base = dyn_cast<Argument>(getUnderlyingObject(V));
+  return Base && Base->hasNoAliasAttr() && isLaunchUniform(V);
+}
+
+bool shadowMayBeShared(const Module &M, const Value *Ptr,
+                       const ThreadOwnedArguments &Owned) {
+  if (!isParallelDeviceCode(M) || Owned.owns(Ptr))
     return false;
   SmallVector<const Value *, 4> Objects;
   getUnderlyingObjects(Ptr, Objects);

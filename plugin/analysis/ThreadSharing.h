@@ -13,6 +13,9 @@
 #ifndef AD_ANALYSIS_THREADSHARING_H
 #define AD_ANALYSIS_THREADSHARING_H
 
+#include "llvm/ADT/SmallPtrSet.h"
+#include <cstdint>
+
 namespace llvm {
 class Function;
 class GlobalVariable;
@@ -25,11 +28,32 @@ namespace ad {
 /// Whether \p M is device code in which threads run derivatives side by side.
 bool isParallelDeviceCode(const llvm::Module &M);
 
+/// The pointer arguments of a device function whose every access is at the
+/// global thread index (p[blockIdx.x * blockDim.x + threadIdx.x]), among
+/// those the caller vouches for (DerivativeSignature::ThreadIndexedArgs):
+/// then each location of their shadows belongs to one thread.
+class ThreadOwnedArguments {
+public:
+  ThreadOwnedArguments() = default;
+  ThreadOwnedArguments(const llvm::Function &F, uint64_t Vouched);
+  /// Whether \p Ptr is an access of an owned argument at the thread index.
+  bool owns(const llvm::Value *Ptr) const;
+
+private:
+  llvm::SmallPtrSet<const llvm::Value *, 8> OwnedAccesses;
+};
+
 /// Whether the shadow of the memory \p Ptr points to may be updated by
 /// other threads too, so that adjoints must be added to it atomically:
-/// false on a host, and for memory the thread allocated itself (a local
-/// variable, or the heap block of its own malloc).
-bool shadowMayBeShared(const llvm::Module &M, const llvm::Value *Ptr);
+/// false on a host, for memory the thread allocated itself (a local
+/// variable, or the heap block of its own malloc), and for locations
+/// \p Owned says belong to the thread.
+bool shadowMayBeShared(const llvm::Module &M, const llvm::Value *Ptr,
+                       const ThreadOwnedArguments &Owned = {});
+
+/// Whether \p V has one value in every thread of a launch and is based on
+/// a __restrict__ parameter of the kernel \p V is computed in.
+bool isLaunchUniformRestrictPointer(const llvm::Value *V);
 
 /// Whether \p GV is GPU memory one block shares (CUDA's __shared__).
 bool isBlockShared(const llvm::GlobalVariable &GV);

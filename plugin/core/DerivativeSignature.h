@@ -1,4 +1,5 @@
-//===- DerivativeSignature.h - What distinguishes one derivative from another ===//
+//===- DerivativeSignature.h - What distinguishes one derivative from another
+//===//
 //
 // A derivative is synthesized once per distinct signature and reused at every
 // call site that asks for it: the primal function, the kind of derivative and
@@ -18,7 +19,6 @@ class CallBase;
 } // namespace llvm
 
 namespace ad {
-
 
 /// How one argument of a differentiated function takes part.
 enum class Activity : uint8_t {
@@ -60,6 +60,14 @@ struct DerivativeSignature {
   /// elsewhere), so a load from there gives one value in every iteration of
   /// a loop around it whose address does not change. Includes KeptArgs.
   uint64_t UnwrittenArgs = 0;
+  /// GPU device code, Gradient only. Bit k: the shadow of pointer argument
+  /// k is one value in every thread of the launch (a kernel's parameter, or
+  /// computed from parameters and constants) and no other pointer of the
+  /// kernel reaches its memory (the parameter is __restrict__), so a
+  /// location of it that only one thread's index reaches (x[i], i the
+  /// global thread index) belongs to that thread: its adjoint needs no
+  /// atomic add (analysis/ThreadSharing.h).
+  uint64_t ThreadIndexedArgs = 0;
 
   /// The cache's key (hashed by it). It names the function by address as
   /// well: unnamed IR functions (@0, @1) must not share derivatives.
@@ -73,6 +81,10 @@ struct DerivativeSignature {
     for (Activity A : Args)
       K += "csa"[unsigned(A)];
     K += ReturnActive ? "|r" : "|-";
+    if (ThreadIndexedArgs) {
+      K += "|t";
+      K += std::to_string(ThreadIndexedArgs);
+    }
     if (KeptArgs || UnwrittenArgs) {
       K += "|k";
       K += std::to_string(KeptArgs);
@@ -89,7 +101,6 @@ struct DerivativeSignature {
     return N;
   }
 };
-
 
 } // namespace ad
 

@@ -244,6 +244,22 @@ DerivativeSignature signatureOf(const EntryPointCall &EP, DerivativeKind Kind) {
   Sig.Kind = Kind;
   Sig.Args = EP.Activities;
   Sig.ReturnActive = isDifferentiableType(EP.Fn->getReturnType());
+  // Device code: which shadows every thread receives alike, from a
+  // __restrict__ kernel parameter (DerivativeSignature::ThreadIndexedArgs).
+  if (Kind == DerivativeKind::Gradient &&
+      isParallelDeviceCode(*EP.Call->getModule())) {
+    unsigned NextShadow = 0;
+    for (unsigned K = 0; K < Sig.Args.size(); ++K) {
+      if (Sig.Args[K] != Activity::Shadowed)
+        continue;
+      Value *Shadow = NextShadow < EP.Derivatives.size()
+                          ? EP.Derivatives[NextShadow]
+                          : nullptr;
+      ++NextShadow;
+      if (K < 64 && Shadow && isLaunchUniformRestrictPointer(Shadow))
+        Sig.ThreadIndexedArgs |= uint64_t(1) << K;
+    }
+  }
   return Sig;
 }
 

@@ -47,9 +47,10 @@ bool ReverseBuilder::reverseVisit(Instruction &I) {
     Value *SP = Values.shadowInReverse(Ld->getPointerOperand(), &I);
     if (!SP)
       return false;
-    accumulateIntoMemory(
-        B, SP, DY, Ld->getAlign(),
-        shadowMayBeShared(*I.getModule(), Ld->getPointerOperand()));
+    accumulateIntoMemory(B, SP, DY, Ld->getAlign(),
+                         shadowMayBeShared(*I.getModule(),
+                                           Ld->getPointerOperand(),
+                                           S.ThreadOwned));
     return true;
   }
   if (const MathRule *Rule = lookupInstructionRule(I.getOpcode())) {

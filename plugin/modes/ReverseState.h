@@ -13,6 +13,7 @@
 #define AD_MODES_REVERSESTATE_H
 
 #include "analysis/ActivityAnalysis.h"
+#include "analysis/ThreadSharing.h"
 #include "modes/AnalysisFacts.h"
 #include "modes/DerivativeCache.h"
 #include "modes/ShadowCloning.h"
@@ -45,6 +46,9 @@ struct ReverseState {
   llvm::LoopInfo &LI;
   const CountedLoopMap &Counted;
   const IterationBoundMap &Bounds;
+  /// Device code: the accesses whose shadow locations belong to their
+  /// thread (plain adjoint adds, not atomic ones).
+  ThreadOwnedArguments ThreadOwned;
 
   /// Primal value -> forward-sweep value; primal pointer -> its shadow in
   /// the forward sweep.

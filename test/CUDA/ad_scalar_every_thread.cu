@@ -23,8 +23,11 @@ template <typename T> __device__ T f(const T *x, const T *w) {
   return term(x, w, i);
 }
 
+// dx and dw are __restrict__: x[i]'s adjoint, at the thread's own index,
+// is a plain add (test/IR/cuda_thread_owned.ll), w[0]'s stays atomic.
 template <typename T>
-__global__ void grad(const T *x, T *dx, const T *w, T *dw, int n) {
+__global__ void grad(const T *x, T *__restrict__ dx, const T *w,
+                     T *__restrict__ dw, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     __ad_autodiff_void((void *)f<T>, __ad_dup, x, dx, __ad_dup, w, dw);
