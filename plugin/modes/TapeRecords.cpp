@@ -97,10 +97,14 @@ Align TapeRecords::fieldAlign(const DataLayout &DL, Type *T) const {
 bool TapeRecords::recordOnStack(BasicBlock *BB, const BlockRecord &R) {
   if (!S.Combined)
     return false; // The adjoint is another call: the tape carries it there.
-  // A pointer stays on the tape: differentiating this gradient again, the
-  // type analysis then still tells what the pointer's memory holds (a
-  // shadow's reallocation copy in test/Integration/n_through_helpers.c was
-  // left untyped when the shadow came through a stack slot).
+  // A pointer stays on the tape. Through a stack slot, which the canonical
+  // primal of a derivative of this gradient (nested) promotes, a shadow
+  // reaches the __ad_memcpy_adjoint.<type> call of the reverse sweep as
+  // the very value the forward sweep copies on realloc; the type analysis
+  // reads that callee's body, whose stride is a parameter, as doubles at
+  // every byte offset, and the copy's bytes are then unknown
+  // (test/Integration/n_through_helpers.c). A popped pointer is another
+  // value.
   if (any_of(R.Fields,
              [](auto &F) { return F.first->getType()->isPtrOrPtrVectorTy(); }))
     return false;
