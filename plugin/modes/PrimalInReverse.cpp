@@ -74,6 +74,14 @@ Value *PrimalInReverse::primalInReverse(Value *Orig) {
   return fromForward(S.VMap[Orig], Direct);
 }
 
+Value *PrimalInReverse::primalAtHand(Value *Orig) {
+  if (availableWithoutTape(Orig))
+    return primalInReverse(Orig);
+  if (Value *Fwd = S.VMap.lookup(Orig))
+    return Records.loaded(S.CurBlock, Fwd);
+  return nullptr;
+}
+
 /// Floating-point arithmetic on two variables: recomputed only from values
 /// at hand; with one of them from the tape, taping the result is as cheap
 /// and saves the arithmetic.

@@ -35,6 +35,10 @@ public:
 
   /// The primal value of \p Orig, usable in the reverse block being built.
   llvm::Value *primalInReverse(llvm::Value *Orig);
+  /// primalInReverse(Orig) where that records nothing new: a value used
+  /// directly or kept in a slot, or one the current reverse block already
+  /// read from its record or recomputed; else nullptr.
+  llvm::Value *primalAtHand(llvm::Value *Orig);
   /// The shadow of primal pointer \p Orig in the reverse block being built.
   llvm::Value *shadowInReverse(llvm::Value *Orig, llvm::Instruction *User);
   /// A forward-sweep value, read back from the current block's record

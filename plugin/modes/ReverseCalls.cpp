@@ -10,6 +10,7 @@
 #include "analysis/CallSignature.h"
 #include "core/IRHelpers.h"
 #include "modes/RowDispatch.h"
+#include "rules/MathRules.h"
 
 using namespace llvm;
 
@@ -44,6 +45,23 @@ ReverseBuilder::AdjointCalls::AdjointCalls(ReverseBuilder &R)
 
 Value *ReverseBuilder::AdjointCalls::primal(Value *V) {
   return R.Values.primalInReverse(V);
+}
+Value *ReverseBuilder::AdjointCalls::primalAlongside(Instruction &I,
+                                                     Intrinsic::ID F) {
+  // The block of I ran whole, and one that dominates it ran last with the
+  // same arguments: its value is the one I's forward execution saw. Outside
+  // loops a record field (a stack slot, in a gradient) costs less than a
+  // second call; in a loop only a value at hand does, as memory that grows
+  // with the trip count is what recomputing math calls there avoids.
+  for (CallBase *C : callsAlongside(I, F)) {
+    if (C->getParent() != I.getParent() && !R.S.DT.dominates(C, &I))
+      continue;
+    if (!R.S.LI.getLoopFor(C->getParent()))
+      return R.Values.primalInReverse(C);
+    if (Value *V = R.Values.primalAtHand(C))
+      return V;
+  }
+  return nullptr;
 }
 Value *ReverseBuilder::AdjointCalls::shadow(Value *V, Instruction *At) {
   return R.Values.shadowInReverse(V, At);

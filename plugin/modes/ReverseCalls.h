@@ -37,6 +37,8 @@ public:
   explicit AdjointCalls(ReverseBuilder &R);
   bool defersFrees() const override;
   llvm::Value *primal(llvm::Value *V) override;
+  llvm::Value *primalAlongside(llvm::Instruction &I,
+                               llvm::Intrinsic::ID F) override;
   llvm::Value *shadow(llvm::Value *V, llvm::Instruction *At) override;
   bool callDerivativeOfCallee(llvm::CallBase &Call) override;
   void addAdjoint(llvm::Value *V, llvm::Value *D) override;

@@ -28,6 +28,13 @@ public:
       : TangentEmitter(TB.B, TB.Ctx.Runtime, TB.Ctx.Diag, TB.Facts), TB(TB) {}
 
   Value *primal(Value *V) override { return TB.Cloning.cloneOf(V); }
+  Value *primalAlongside(Instruction &I, Intrinsic::ID F) override {
+    // The tangent follows I's clone: a call before I in its block is there.
+    for (CallBase *C : callsAlongside(I, F))
+      if (C->getParent() == I.getParent() && C->comesBefore(&I))
+        return TB.Cloning.cloneOf(C);
+    return nullptr;
+  }
   Value *shadow(Value *V, Instruction *At) override {
     return TB.Cloning.shadowOf(V, At);
   }

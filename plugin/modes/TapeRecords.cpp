@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "modes/TapeRecords.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SCCIterator.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/IR/Module.h"
@@ -93,6 +94,74 @@ Align TapeRecords::fieldAlign(const DataLayout &DL, Type *T) const {
   return std::min(DL.getABITypeAlign(T), RecordAlign);
 }
 
+bool TapeRecords::recordOnStack(BasicBlock *BB, const BlockRecord &R) {
+  if (!S.Combined)
+    return false; // The adjoint is another call: the tape carries it there.
+  // A pointer stays on the tape. Through a stack slot, which the canonical
+  // primal of a derivative of this gradient (nested) promotes, a shadow
+  // reaches the __ad_memcpy_adjoint.<type> call of the reverse sweep as
+  // the very value the forward sweep copies on realloc; the type analysis
+  // reads that callee's body, whose stride is a parameter, as doubles at
+  // every byte offset, and the copy's bytes are then unknown
+  // (test/Integration/n_through_helpers.c). A popped pointer is another
+  // value.
+  if (any_of(R.Fields,
+             [](auto &F) { return F.first->getType()->isPtrOrPtrVectorTy(); }))
+    return false;
+  if (!OnCycles) {
+    // LoopInfo misses irreducible cycles, whose blocks may run many times.
+    OnCycles.emplace();
+    for (scc_iterator<Function *> I = scc_begin(S.Primal); !I.isAtEnd(); ++I)
+      if (I.hasCycle())
+        OnCycles->insert_range(*I);
+  }
+  return !OnCycles->contains(BB);
+}
+
+void TapeRecords::emitStackRecord(BlockRecord &R, BasicBlock *Fwd) {
+  IRBuilder<> &B = S.B;
+  BasicBlock &Entry = S.FwdF->getEntryBlock();
+  DenseMap<uint64_t, AllocaInst *> Slots;
+  for (auto &[V, Offset] : R.Fields) {
+    B.SetInsertPoint(&Entry, Entry.getFirstInsertionPt());
+    AllocaInst *Slot =
+        B.CreateAlloca(V->getType(), nullptr, V->getName() + ".record");
+    Slots[Offset] = Slot;
+    B.SetInsertPoint(Fwd->getTerminator());
+    B.CreateAlignedStore(V, Slot, Slot->getAlign());
+  }
+  // The record's loads read Pop + offset (Pop itself at offset 0).
+  SmallVector<Instruction *, 8> Dead;
+  auto Redirect = [&](Instruction *Addr, uint64_t Offset) {
+    for (User *U : make_early_inc_range(Addr->users())) {
+      auto *L = cast<LoadInst>(U);
+      AllocaInst *Slot = Slots.lookup(Offset);
+      L->setOperand(L->getPointerOperandIndex(), Slot);
+      L->setAlignment(Slot->getAlign());
+    }
+    Dead.push_back(Addr);
+  };
+  const DataLayout &DL = S.Ctx.M.getDataLayout();
+  for (User *U : make_early_inc_range(R.Pop->users())) {
+    auto *GEP = dyn_cast<GetElementPtrInst>(U);
+    if (!GEP) {
+      Redirect(cast<Instruction>(U), 0);
+      continue;
+    }
+    APInt Offset(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
+    bool Constant = GEP->accumulateConstantOffset(DL, Offset);
+    assert(Constant && "a record field at a variable offset");
+    (void)Constant;
+    Redirect(GEP, Offset.getZExtValue());
+  }
+  for (Instruction *I : Dead)
+    if (I != R.Pop)
+      I->eraseFromParent();
+  R.Pop->eraseFromParent();
+  R.Pop = nullptr;
+  R.OnStack = true;
+}
+
 void TapeRecords::emitRecords() {
   IRBuilder<> &B = S.B;
   const DataLayout &DL = S.Ctx.M.getDataLayout();
@@ -100,6 +169,10 @@ void TapeRecords::emitRecords() {
     BlockRecord &R = *Records[BB];
     if (!R.Pop)
       continue;
+    if (recordOnStack(BB, R)) {
+      emitStackRecord(R, cast<BasicBlock>(S.VMap[BB]));
+      continue;
+    }
     // Whole records stay RecordAlign-aligned; fields inside are packed.
     uint64_t Size = alignTo(R.Size, RecordAlign.value());
     R.Pop->setArgOperand(1, B.getInt64(Size));
@@ -137,7 +210,7 @@ void TapeRecords::reserveTape() {
   for (BasicBlock *BB : S.LiveBlocks) {
     BlockRecord &R = *Records[BB];
     if (!R.Pop || !R.Size)
-      continue;
+      continue; // Nothing, or nothing on the tape.
     uint64_t Size = alignTo(R.Size, RecordAlign.value());
     Loop *L = S.LI.getLoopFor(BB);
     if (!L) {
@@ -207,7 +280,7 @@ void TapeRecords::remarkTape(unsigned Recomputed) {
   } Plain, InChecked;
   for (BasicBlock *BB : S.LiveBlocks) {
     BlockRecord &R = *Records[BB];
-    if (!R.Pop || !R.Size)
+    if (!holdsBytes(R))
       continue;
     Usage &U = Checked.contains(BB) ? InChecked : Plain;
     uint64_t Size = alignTo(R.Size, RecordAlign.value());
@@ -282,7 +355,7 @@ void TapeRecords::remarkFields() {
   for (BasicBlock *BB : S.LiveBlocks) {
     BlockRecord &Rec = *Records[BB];
     Loop *L = S.LI.getLoopFor(BB);
-    if (!Rec.Pop || !Rec.Size || !L)
+    if (!holdsBytes(Rec) || !L)
       continue;
     for (auto &[Fwd, Offset] : Rec.Fields)
       ORE.emit([&] {

@@ -36,7 +36,8 @@ public:
   llvm::Instruction *place(llvm::BasicBlock *BB, llvm::Instruction *C,
                            llvm::Value *Fwd);
 
-  /// Once every reverse block is built: the pushes, stores and record sizes.
+  /// Once every reverse block is built: the pushes, stores and record sizes,
+  /// or, for a record that lives on the stack (recordOnStack), its slots.
   void emitRecords();
   /// Before each loop nest whose iterations are bounded (TapeReservation.h),
   /// or once at the entry, reserves the bytes its records will take.
@@ -58,6 +59,8 @@ private:
   /// reverse block starts.
   struct BlockRecord {
     llvm::CallInst *Pop = nullptr; ///< In the reverse block; size set last.
+    /// Emitted as stack slots (recordOnStack); Pop is gone then.
+    bool OnStack = false;
     llvm::Instruction *LastLoad = nullptr; ///< Where the next load goes.
     llvm::SmallVector<std::pair<llvm::Value *, uint64_t>, 8>
         Fields; ///< (forward value, offset)
@@ -69,10 +72,27 @@ private:
   /// flag tapes 1 byte an iteration. Elsewhere records start 4-byte aligned
   /// and a field is aligned to its type, at most that.
   llvm::Align fieldAlign(const llvm::DataLayout &DL, llvm::Type *T) const;
+  /// In a gradient (both sweeps in one function) a block on no cycle runs
+  /// at most once per call, and so does its reverse block: its record needs
+  /// no tape. Each field becomes a stack slot of the gradient, which SROA
+  /// turns into registers, so a small gradient called in a loop need not
+  /// touch the tape (its allocation, growth, per-thread cache and free) at
+  /// all.
+  bool recordOnStack(llvm::BasicBlock *BB, const BlockRecord &R);
+  /// \p R's fields as stack slots: a store before \p Fwd's terminator, and
+  /// the reverse block's loads read the slots instead of a popped record.
+  void emitStackRecord(BlockRecord &R, llvm::BasicBlock *Fwd);
+  /// A record is emitted (pushed, or on the stack) and holds something.
+  static bool holdsBytes(const BlockRecord &R) {
+    return (R.Pop || R.OnStack) && R.Size;
+  }
 
   ReverseState &S;
   llvm::Align RecordAlign;
   llvm::DenseMap<llvm::BasicBlock *, BlockRecord *> Records;
+  /// The primal's blocks on some cycle (a loop's, or an irreducible one's),
+  /// computed on first use.
+  std::optional<llvm::DenseSet<const llvm::BasicBlock *>> OnCycles;
 };
 
 } // namespace ad

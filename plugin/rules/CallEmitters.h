@@ -103,6 +103,13 @@ public:
   /// The value primal \p V has where the builder is: its clone in the
   /// forward direction; recomputed, reloaded or taped in the reverse sweep.
   virtual llvm::Value *primal(llvm::Value *V) = 0;
+  /// Math function \p F (an intrinsic ID) of primal call \p I's arguments,
+  /// where another call of the primal computes it and its value costs less
+  /// here than calling F again (PrimalAccessor::computed); else nullptr.
+  virtual llvm::Value *primalAlongside(llvm::Instruction &I,
+                                       llvm::Intrinsic::ID F) {
+    return nullptr;
+  }
   /// The shadow of primal pointer \p V where the builder is, for use by
   /// \p At; nullptr after an error.
   virtual llvm::Value *shadow(llvm::Value *V, llvm::Instruction *At) = 0;

@@ -12,9 +12,11 @@ using namespace llvm;
 namespace ad {
 
 Value *tangentByRule(TangentEmitter &E, Instruction &I, const MathRule &Rule) {
-  auto Primal = [&](int K) -> Value * {
+  auto Values = [&](int K) -> Value * {
     return E.primal(K == Result ? &I : I.getOperand(K));
   };
+  auto Alongside = [&](Intrinsic::ID F) { return E.primalAlongside(I, F); };
+  PrimalAccessor Primal(Values, Alongside);
   Value *Sum = nullptr;
   for (unsigned K = 0; K < Rule.NumDiffArgs; ++K) {
     Value *Op = I.getOperand(K);
@@ -29,9 +31,11 @@ Value *tangentByRule(TangentEmitter &E, Instruction &I, const MathRule &Rule) {
 
 void adjointByRule(AdjointEmitter &E, Instruction &I, const MathRule &Rule,
                    Value *DY) {
-  auto Primal = [&](int K) -> Value * {
+  auto Values = [&](int K) -> Value * {
     return E.primal(K == Result ? &I : I.getOperand(K));
   };
+  auto Alongside = [&](Intrinsic::ID F) { return E.primalAlongside(I, F); };
+  PrimalAccessor Primal(Values, Alongside);
   for (unsigned K = 0; K < Rule.NumDiffArgs; ++K) {
     Value *Op = I.getOperand(K);
     if (!E.isVaried(Op))

@@ -91,10 +91,10 @@ Value *dSqrt(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   return B.CreateFDiv(ConstantFP::get(Ty, 0.5), P(Result));
 }
 Value *dSin(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
-  return unary(B, Intrinsic::cos, P(0));
+  return P.computed(B, Intrinsic::cos);
 }
 Value *dCos(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
-  return B.CreateFNeg(unary(B, Intrinsic::sin, P(0)));
+  return B.CreateFNeg(P.computed(B, Intrinsic::sin));
 }
 Value *dTan(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   Value *Y = P(Result);
@@ -174,10 +174,10 @@ Value *dTanh(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
   return B.CreateFSub(fconst(Y, 1.0), square(B, Y));
 }
 Value *dSinh(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
-  return unary(B, Intrinsic::cosh, P(0));
+  return P.computed(B, Intrinsic::cosh);
 }
 Value *dCosh(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
-  return unary(B, Intrinsic::sinh, P(0));
+  return P.computed(B, Intrinsic::sinh);
 }
 Value *oneMinusSquareRoot(IRBuilderBase &B, Value *X) {
   return unary(B, Intrinsic::sqrt, B.CreateFSub(fconst(X, 1.0), square(B, X)));
@@ -428,6 +428,41 @@ const RuleIndex &index() {
 } // namespace
 
 ArrayRef<MathRule> allMathRules() { return index().All; }
+
+Value *PrimalAccessor::computed(IRBuilderBase &B, Intrinsic::ID F) const {
+  if (Alongside)
+    if (Value *V = Alongside(F))
+      return V;
+  return unary(B, F, Values(0));
+}
+
+SmallVector<CallBase *, 2> callsAlongside(Instruction &Call, Intrinsic::ID F) {
+  SmallVector<CallBase *, 2> Found;
+  const RuleIndex &Idx = index();
+  auto Want = Idx.ByIntrinsic.find(F);
+  auto *Own = dyn_cast<CallBase>(&Call);
+  const MathRule *OwnRule = Own ? lookupMathRule(*Own) : nullptr;
+  if (Want == Idx.ByIntrinsic.end() || !OwnRule)
+    return Found;
+  // Rows are copied per name and per intrinsic: they match by name.
+  StringRef Name = Want->second.Name;
+  unsigned NumArgs = Own->arg_size();
+  for (User *U : Call.getOperand(0)->users()) {
+    auto *Other = dyn_cast<CallBase>(U);
+    if (!Other || Other == Own || Other->getType() != Call.getType() ||
+        Other->getFunction() != Call.getFunction() ||
+        Other->arg_size() != NumArgs)
+      continue;
+    const MathRule *Rule = lookupMathRule(*Other);
+    if (!Rule || Name != Rule->Name)
+      continue;
+    if (all_of(seq(NumArgs), [&](unsigned K) {
+          return Other->getArgOperand(K) == Own->getArgOperand(K);
+        }))
+      Found.push_back(Other);
+  }
+  return Found;
+}
 
 const MathRule *lookupMathRule(const CallBase &Call) {
   const Function *F = calledFunction(Call);

@@ -14,15 +14,42 @@
 #define AD_RULES_MATHRULES_H
 
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/IRBuilder.h"
 
 namespace ad {
 
-/// Returns the primal value of argument I of the call, or of its result when
-/// I is Result, usable at the builder's insertion point. Reverse mode fetches
-/// values lazily, so a rule only pays for the primal values it uses.
-using PrimalAccessor = llvm::function_ref<llvm::Value *(int)>;
 constexpr int Result = -1;
+
+/// What a partial reads of the primal, usable at the builder's insertion
+/// point. Reverse mode fetches values lazily, so a rule only pays for the
+/// primal values it uses.
+class PrimalAccessor {
+public:
+  /// Argument I's value, or the result's when I is Result.
+  using ValueFn = llvm::function_ref<llvm::Value *(int)>;
+  /// Math function F (an intrinsic ID) of the same arguments, as another
+  /// call of the primal computed it, when the emitter has that value at
+  /// hand; nullptr otherwise.
+  using AlongsideFn = llvm::function_ref<llvm::Value *(llvm::Intrinsic::ID)>;
+
+  template <typename Fn, typename = std::enable_if_t<
+                             !std::is_same_v<std::decay_t<Fn>, PrimalAccessor>>>
+  PrimalAccessor(Fn &&Values) : Values(Values) {}
+  PrimalAccessor(ValueFn Values, AlongsideFn Alongside)
+      : Values(Values), Alongside(Alongside) {}
+
+  llvm::Value *operator()(int I) const { return Values(I); }
+  /// F(argument 0): the primal's own value where it computes F of the same
+  /// argument and the emitter has it (sin and cos of one angle, each the
+  /// other's partial: the handwritten derivative shares them too), else a
+  /// new call. The value is the same either way.
+  llvm::Value *computed(llvm::IRBuilderBase &B, llvm::Intrinsic::ID F) const;
+
+private:
+  ValueFn Values;
+  AlongsideFn Alongside;
+};
 
 /// What can turn a term partial * derivative into NaN where it should be an
 /// exact zero, and so what applying the row guards against ("strong zero",
@@ -106,6 +133,13 @@ llvm::Value *partialTerm(llvm::IRBuilderBase &B, const MathRule &Rule,
 /// outside rows (vector reductions).
 llvm::Value *guardedTerm(llvm::IRBuilderBase &B, ZeroGuard Guard,
                          llvm::Value *Partial, llvm::Value *D);
+
+/// The primal's other calls that compute math function \p F (an intrinsic
+/// ID; its libm name matches too) of exactly \p Call's arguments, for an
+/// emitter's PrimalAccessor::AlongsideFn. Whether one's value can be used
+/// where the partial is built is the emitter's to say.
+llvm::SmallVector<llvm::CallBase *, 2> callsAlongside(llvm::Instruction &Call,
+                                                      llvm::Intrinsic::ID F);
 
 /// Every row (calls and instructions), for tests that check the table.
 llvm::ArrayRef<MathRule> allMathRules();
