@@ -12,13 +12,16 @@
 #include "primal/StoreForwarding.h"
 #include "analysis/MemoryEffects.h"
 #include "core/PrimalMarks.h"
+#include "rules/CallRows.h"
 #include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"
@@ -26,6 +29,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Transforms/Utils/Local.h"
 
 #define DEBUG_TYPE "ad-store-forwarding"
 
@@ -275,6 +279,56 @@ static void rewrite(const Plan &P) {
   Ld->eraseFromParent();
 }
 
+/// The stores into \p Alloc (malloc, calloc) when nothing reads it: its
+/// every use, through address arithmetic, is a store through it or a free;
+/// nullopt otherwise.
+static std::optional<SmallVector<StoreInst *, 4>> unreadStores(Value *Alloc) {
+  auto *Call = dyn_cast<CallBase>(Alloc);
+  if (!Call || (rowOf(*Call).Kind != CalleeKind::Malloc &&
+                rowOf(*Call).Kind != CalleeKind::Calloc))
+    return std::nullopt;
+  SmallVector<StoreInst *, 4> Stores;
+  SmallVector<Value *, 8> Work{Alloc};
+  SmallPtrSet<Value *, 8> Seen{Alloc};
+  while (!Work.empty()) {
+    Value *P = Work.pop_back_val();
+    for (Use &U : P->uses()) {
+      auto *I = cast<Instruction>(U.getUser());
+      auto *St = dyn_cast<StoreInst>(I);
+      if (St && U.getOperandNo() == St->getPointerOperandIndex() &&
+          St->isSimple()) {
+        Stores.push_back(St);
+      } else if (isa<GetElementPtrInst>(I) || isa<BitCastInst>(I)) {
+        if (Seen.insert(I).second)
+          Work.push_back(I);
+      } else if (auto *Free = dyn_cast<CallBase>(I);
+                 !Free || P != Alloc || rowOf(*Free).Kind != CalleeKind::Free) {
+        if (!isa<DbgInfoIntrinsic>(I))
+          return std::nullopt;
+      }
+    }
+  }
+  return Stores;
+}
+
+/// Forwarding may have replaced the last loads of a scratch allocation
+/// (GMM's xcentered): its stores are dead then, but would still be
+/// differentiated, a zero adjoint moved to the stored expression's operands
+/// on every store. Drops them.
+static void dropUnreadStores(ArrayRef<Plan> Plans) {
+  SmallSetVector<Value *, 4> Objects;
+  for (const Plan &P : Plans)
+    Objects.insert(getUnderlyingObject(P.Store->getPointerOperand()));
+  for (Value *Obj : Objects)
+    if (std::optional<SmallVector<StoreInst *, 4>> Stores = unreadStores(Obj))
+      for (StoreInst *St : *Stores) {
+        Value *Ptr = St->getPointerOperand(), *Val = St->getValueOperand();
+        St->eraseFromParent();
+        RecursivelyDeleteTriviallyDeadInstructions(Ptr);
+        RecursivelyDeleteTriviallyDeadInstructions(Val);
+      }
+}
+
 unsigned forwardStoredValues(Function &F, FunctionAnalysisManager &FAM) {
   if (!ForwardStores)
     return 0;
@@ -285,6 +339,7 @@ unsigned forwardStoredValues(Function &F, FunctionAnalysisManager &FAM) {
       break;
     for (const Plan &P : Plans)
       rewrite(P);
+    dropUnreadStores(Plans);
     Total += Plans.size();
     PreservedAnalyses PA;
     PA.preserveSet<CFGAnalyses>();

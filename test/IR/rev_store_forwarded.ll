@@ -2,7 +2,7 @@
 ; next pass of the outer loop rewrites) is loaded by the next loop: the
 ; gradient's canonical primal evaluates x[j] - mu[c][j] again where xc[j] was
 ; loaded (primal/StoreForwarding.cpp), so the reverse sweep reloads x and mu
-; and the loop records nothing. In @overwritten a store to xc[0] between the
+; and the loop records nothing; xc is no longer read, and its stores go. In @overwritten a store to xc[0] between the
 ; loops makes the load differ from what was stored there: it stays, and its
 ; value is recorded once per iteration.
 ; RUN: %opt_ad -passes=ad %s -S | FileCheck %s
@@ -136,8 +136,12 @@ declare void @free(ptr)
 declare void @__ad_autodiff_void(ptr, ...)
 
 ; The forward loop loads x[j] and mu[c][j] instead of xc[j] and records
-; nothing; its reverse recomputes the difference.
+; nothing; its reverse recomputes the difference. Nothing reads xc any more,
+; so the stores into it are gone too, and their adjoints with them.
 ; CHECK-LABEL: define internal void @centered.ad.gradient(
+; CHECK-LABEL: {{^}}sub:
+; CHECK-NOT:     store double
+; CHECK-LABEL: {{^}}dot.ph:
 ; CHECK-LABEL: {{^}}dot:
 ; CHECK-NOT:     load double, ptr %pxc
 ; CHECK:         %vx.fwd = load double, ptr %px.fwd
@@ -145,6 +149,9 @@ declare void @__ad_autodiff_void(ptr, ...)
 ; CHECK:         %diff.fwd = fsub double %vx.fwd, %vm.fwd
 ; CHECK:         %t = fmul double %vq, %diff.fwd
 ; CHECK-NOT:     __ad_tape_push
+; CHECK-LABEL: {{^}}rev.sub:
+; CHECK-NOT:     load double
+; CHECK:         br i1
 ; CHECK-LABEL: {{^}}rev.dot:
 ; CHECK-NOT:     __ad_tape_pop
 ; CHECK:         %vx.fwd.re = load double
