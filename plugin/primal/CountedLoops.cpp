@@ -91,6 +91,68 @@ Recurrence expandRecurrence(const FoundIV &IV, const CountedLoop &CL,
   return R;
 }
 
+/// \p V minus \p Phi as an expression free of Phi, expanded before \p At;
+/// nullptr if ScalarEvolution cannot give one.
+Value *differenceFrom(Value *V, PHINode &Phi, Instruction *At,
+                      ScalarEvolution &SE, SCEVExpander &Exp) {
+  if (V == &Phi)
+    return Constant::getNullValue(Phi.getType());
+  const SCEV *P = SE.getSCEV(&Phi);
+  const SCEV *Diff = SE.getMinusSCEV(SE.getSCEV(V), P);
+  if (isa<SCEVCouldNotCompute>(Diff) ||
+      SCEVExprContains(Diff, [&](const SCEV *X) { return X == P; }) ||
+      !Exp.isSafeToExpandAt(Diff, At))
+    return nullptr;
+  return Exp.expandCodeFor(Diff, Phi.getType(), At);
+}
+
+/// Finds \p CL's stepped recurrences (CountedLoops.h) and inserts their
+/// steps and final values. The step is an expression of the phi's latch
+/// value minus the phi, or, where the latch value is a phi of the latch
+/// joining paths that step differently (an inner loop that ran or was
+/// skipped), a phi of those differences.
+void addSteppedRecurrences(Loop &L, CountedLoop &CL, ScalarEvolution &SE,
+                           SCEVExpander &Exp) {
+  BasicBlock *Exit = L.getExitBlock();
+  if (L.getExitingBlock() != CL.Latch || !Exit ||
+      Exit->getSinglePredecessor() != CL.Latch)
+    return;
+  SmallVector<PHINode *, 4> Phis;
+  for (PHINode &Phi : CL.Header->phis())
+    if (Phi.getType()->isIntegerTy() && SE.isSCEVable(Phi.getType()) &&
+        !isa<SCEVAddRecExpr>(SE.getSCEV(&Phi)) &&
+        none_of(CL.IVs, [&](const Recurrence &R) { return R.Phi == &Phi; }))
+      Phis.push_back(&Phi);
+  for (PHINode *Phi : Phis) {
+    Value *Next = Phi->getIncomingValueForBlock(CL.Latch);
+    Value *Step = nullptr;
+    auto *Join = dyn_cast<PHINode>(Next);
+    if (Join && Join->getParent() == CL.Latch) {
+      SmallVector<Value *, 2> Steps;
+      for (unsigned K = 0; K < Join->getNumIncomingValues(); ++K)
+        Steps.push_back(differenceFrom(
+            Join->getIncomingValue(K), *Phi,
+            Join->getIncomingBlock(K)->getTerminator(), SE, Exp));
+      if (is_contained(Steps, nullptr))
+        continue;
+      auto *StepPhi = PHINode::Create(Phi->getType(), Steps.size(),
+                                      Phi->getName() + ".step");
+      StepPhi->insertBefore(CL.Latch->begin());
+      for (unsigned K = 0; K < Steps.size(); ++K)
+        StepPhi->addIncoming(Steps[K], Join->getIncomingBlock(K));
+      Step = StepPhi;
+    } else {
+      Step = differenceFrom(Next, *Phi, CL.Latch->getTerminator(), SE, Exp);
+    }
+    if (!Step)
+      continue;
+    auto *Final = PHINode::Create(Phi->getType(), 1, Phi->getName() + ".final");
+    Final->insertBefore(Exit->begin());
+    Final->addIncoming(Next, CL.Latch);
+    CL.Stepped.push_back({Phi, Step, Final});
+  }
+}
+
 } // namespace
 
 /// Values a loop computes and code after it uses (the last index of an
@@ -163,6 +225,8 @@ CountedLoopMap materializeCountedLoops(Function &F,
       CL.IVs.push_back(expandRecurrence(IV, CL, SE, Exp));
     Result[CL.Header] = std::move(CL);
   }
+  for (Candidate &C : Candidates)
+    addSteppedRecurrences(*C.L, Result[C.L->getHeader()], SE, Exp);
   // Expanding an inner loop's last value may add a phi to an outer loop (a
   // triangular nest's row end, {d-2,+,-1}): an induction variable of that
   // loop too, counted down like the others instead of taping what it feeds.
