@@ -55,14 +55,25 @@ const SteppedRecurrence *PrimalInReverse::steppedInScope(const Value *Orig) {
   if (!Info.Usable) {
     // The back edge recomputes the step in the header's reverse block: it
     // must be recomputable there, for every block to use the slot.
+    // Asked in the middle of another block's question, whose memo (valid
+    // for its block only) is set aside meanwhile.
     Info.Usable = false; // Asked again while deciding: no.
-    BasicBlock *Saved = S.CurBlock;
-    S.CurBlock = Info.L->getHeader();
+    BasicBlock *Saved = S.CurBlock, *SavedMemoBlock = MemoBlock;
+    DenseMap<const Value *, bool> SavedMemo = std::move(Recomputable);
+    Recomputable.clear();
+    S.CurBlock = MemoBlock = Info.L->getHeader();
     bool Usable = recomputableWithoutTape(Info.R->Step, 0);
     S.CurBlock = Saved;
+    MemoBlock = SavedMemoBlock;
+    Recomputable = std::move(SavedMemo);
     Info.Usable = Usable;
   }
-  return *Info.Usable ? Info.R : nullptr;
+  // And in this block, where the step may have to be recomputed too (else
+  // the phi is taped here, as before).
+  if (!*Info.Usable || (S.CurBlock != Info.L->getHeader() &&
+                        !recomputableWithoutTape(Info.R->Step, 0)))
+    return nullptr;
+  return Info.R;
 }
 
 Value *PrimalInReverse::steppedInReverse(const SteppedRecurrence &R) {
