@@ -1,12 +1,13 @@
 //===- DerivativeCache.cpp - Each derivative synthesized once, then reused
 //--===//
 #include "modes/DerivativeCache.h"
-#include "primal/ReloadVersioning.h"
-#include "support/TimeReport.h"
 #include "core/IRHelpers.h"
-#include "primal/Preprocess.h"
 #include "modes/ReverseBuilder.h"
 #include "modes/TangentBuilder.h"
+#include "primal/Preprocess.h"
+#include "primal/ReloadVersioning.h"
+#include "primal/StoreForwarding.h"
+#include "support/TimeReport.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/Module.h"
@@ -153,15 +154,32 @@ Function *DerivativeCache::gradientPrimal(Function *F) {
     return It->second = Shared;
   ADPhaseTimer Timer(ADPhase::CanonicalPrimal);
   Function *Clone = createCanonicalPrimal(*F, Ctx.FAM);
+  // Forwarded first: the loads it replaces need no run-time checks.
+  unsigned Forwarded = forwardStoredValues(*Clone, Ctx.FAM);
   std::optional<ReloadVersions> Versions = versionForReloads(*Clone, Ctx.FAM);
   if (!Versions) {
+    // Versioning leaves a function it gives up on in no defined state.
     Ctx.FAM.clear(*Clone, Clone->getName());
     Clone->eraseFromParent();
-    return It->second = Shared;
+    if (!Forwarded)
+      return It->second = Shared;
+    Clone = createCanonicalPrimal(*F, Ctx.FAM);
+    forwardStoredValues(*Clone, Ctx.FAM);
   }
-  Clone->setName(F->getName() + ".ad.primal.versioned");
+  Clone->setName(F->getName() +
+                 (Versions ? ".ad.primal.versioned" : ".ad.primal.forwarded"));
   registerCanonical(Clone, F);
   OptimizationRemarkEmitter ORE(F);
+  if (Forwarded)
+    ORE.emit([&] {
+      return OptimizationRemark("ad", "StoreForwarded", F)
+             << "gradient of '" << ore::NV("Function", F->getName())
+             << "' recomputes " << ore::NV("Loads", Forwarded)
+             << " load(s) of values an earlier loop stored from memory "
+                "nothing overwrites, instead of caching them";
+    });
+  if (!Versions)
+    return It->second = Clone;
   ORE.emit([&] {
     OptimizationRemark R("ad", "Versioned", F);
     R << "gradient of '" << ore::NV("Function", F->getName())
@@ -177,9 +195,8 @@ Function *DerivativeCache::gradientPrimal(Function *F) {
            "iteration";
     return R;
   });
-  CheckedCopies[Clone] =
-      std::make_unique<DenseSet<const BasicBlock *>>(
-          std::move(Versions->CheckedCopy));
+  CheckedCopies[Clone] = std::make_unique<DenseSet<const BasicBlock *>>(
+      std::move(Versions->CheckedCopy));
   return It->second = Clone;
 }
 

@@ -46,6 +46,75 @@ AllocaInst *PrimalInReverse::inductionSlot(const Recurrence &R) {
   return Slot;
 }
 
+const SteppedRecurrence *PrimalInReverse::steppedInScope(const Value *Orig) {
+  auto *Phi = dyn_cast<PHINode>(Orig);
+  auto It = Phi ? Stepped.find(Phi) : Stepped.end();
+  if (It == Stepped.end() || !S.CurBlock || !It->second.L->contains(S.CurBlock))
+    return nullptr;
+  SteppedInfo &Info = It->second;
+  if (!Info.Usable) {
+    // The back edge recomputes the step in the header's reverse block: it
+    // must be recomputable there, for every block to use the slot.
+    // Asked in the middle of another block's question, whose memo (valid
+    // for its block only) is set aside meanwhile.
+    Info.Usable = false; // Asked again while deciding: no.
+    BasicBlock *Saved = S.CurBlock, *SavedMemoBlock = MemoBlock;
+    DenseMap<const Value *, bool> SavedMemo = std::move(Recomputable);
+    Recomputable.clear();
+    S.CurBlock = MemoBlock = Info.L->getHeader();
+    bool Usable = recomputableWithoutTape(Info.R->Step, 0);
+    S.CurBlock = Saved;
+    MemoBlock = SavedMemoBlock;
+    Recomputable = std::move(SavedMemo);
+    Info.Usable = Usable;
+  }
+  // And in this block, where the step may have to be recomputed too (else
+  // the phi is taped here, as before).
+  if (!*Info.Usable || (S.CurBlock != Info.L->getHeader() &&
+                        !recomputableWithoutTape(Info.R->Step, 0)))
+    return nullptr;
+  return Info.R;
+}
+
+Value *PrimalInReverse::steppedInReverse(const SteppedRecurrence &R) {
+  Value *Fwd = S.VMap[R.Phi];
+  if (Value *V = Records.loaded(S.CurBlock, Fwd))
+    return V;
+  SteppedInfo &Info = Stepped.find(R.Phi)->second;
+  if (!Info.Slot) {
+    Info.Slot =
+        Adjoints.scratchSlot(R.Phi->getType(), R.Phi->getName() + ".rev.next");
+    SteppedUsed.push_back(R.Phi);
+  }
+  // Keyed by the slot: the value after this iteration's step.
+  Value *Next = Records.loaded(S.CurBlock, Info.Slot);
+  if (!Next)
+    Next = placeWithRecord(new LoadInst(R.Phi->getType(), Info.Slot,
+                                        R.Phi->getName() + ".rev.next",
+                                        /*isVolatile=*/false,
+                                        Info.Slot->getAlign()),
+                           Info.Slot);
+  Value *Step = primalInReverse(R.Step);
+  return placeWithRecord(
+      BinaryOperator::CreateSub(Next, Step, R.Phi->getName() + ".rev"), Fwd);
+}
+
+void PrimalInReverse::initSteppedSlot(const SteppedRecurrence &R) {
+  const SteppedInfo &Info = Stepped.find(R.Phi)->second;
+  // Entering the loop from its exit: the last iteration's next value.
+  for (auto [From, Edge] : Flow.loopEntries(Info.L)) {
+    S.CurBlock = From;
+    S.B.SetInsertPoint(Edge->getTerminator());
+    S.B.CreateStore(primalInReverse(R.Final), Info.Slot);
+  }
+  // Back to the previous iteration: its next value is this one's value.
+  if (BasicBlock *Back = Flow.backEdge(Info.L->getHeader())) {
+    S.CurBlock = Info.L->getHeader();
+    S.B.SetInsertPoint(Back->getTerminator());
+    S.B.CreateStore(primalInReverse(R.Phi), Info.Slot);
+  }
+}
+
 const Loop *PrimalInReverse::invariantLoop(const Value *Orig) const {
   auto *I = dyn_cast<Instruction>(Orig);
   if (!I || !S.CurBlock)
@@ -94,9 +163,9 @@ bool PrimalInReverse::invariantLoad(const LoadInst &Ld, const Loop &L) const {
     return false;
   // A run-time check of the canonical primal (ReloadVersioning.h) may have
   // shown that no write of Ld's own loop reaches it.
-  bool Unwritten = unwrittenArgument(Ld) ||
-                   (isUnchangedInItsLoop(Ld) &&
-                    S.LI.getLoopFor(Ld.getParent()) == &L);
+  bool Unwritten =
+      unwrittenArgument(Ld) ||
+      (isUnchangedInItsLoop(Ld) && S.LI.getLoopFor(Ld.getParent()) == &L);
   if (!Unwritten) {
     MemoryLocation Loc = MemoryLocation::get(&Ld);
     AAResults &AAR = S.Ctx.FAM.getResult<AAManager>(*S.Primal);
@@ -128,8 +197,15 @@ void PrimalInReverse::initInvariantSlots() {
   // Each slot is set where the reverse sweep enters its loop, from the
   // record (or recomputation) of the block it enters from; that may ask for
   // more slots, of loops around that block, which the loop then reaches.
-  for (unsigned K = 0; K < Invariants.size(); ++K) {
-    InvariantSlot Inv = Invariants[K];
+  // Stepped recurrences likewise, in the same loop: each kind may ask for
+  // more of the other.
+  for (unsigned K = 0, J = 0;
+       K < Invariants.size() || J < SteppedUsed.size();) {
+    if (K == Invariants.size()) {
+      initSteppedSlot(*Stepped.find(SteppedUsed[J++])->second.R);
+      continue;
+    }
+    InvariantSlot Inv = Invariants[K++];
     for (auto [From, Edge] : Flow.loopEntries(Inv.L)) {
       S.CurBlock = From;
       Instruction *At = Edge->getTerminator();

@@ -29,9 +29,12 @@ PrimalInReverse::PrimalInReverse(ReverseState &S, TapeRecords &Records,
                                  ReverseControlFlow &Flow,
                                  AdjointSlots &Adjoints)
     : S(S), Records(Records), Flow(Flow), Adjoints(Adjoints) {
-  for (auto &[Header, CL] : S.Counted)
+  for (auto &[Header, CL] : S.Counted) {
     for (const Recurrence &R : CL.IVs)
       Inductions[R.Phi] = &R;
+    for (const SteppedRecurrence &R : CL.Stepped)
+      Stepped[R.Phi] = {&R, S.LI.getLoopFor(Header), std::nullopt, nullptr};
+  }
 }
 
 bool PrimalInReverse::isDirectlyAvailable(const Value *Orig) const {
@@ -44,11 +47,11 @@ bool PrimalInReverse::isDirectlyAvailable(const Value *Orig) const {
   return !S.LI.getLoopFor(BB) && S.DT.dominates(BB, S.ReturnBlock);
 }
 
-bool PrimalInReverse::availableWithoutTape(const Value *V) const {
+bool PrimalInReverse::availableWithoutTape(const Value *V) {
   // A loop-invariant value costs one slot per entry into the loop, not a
   // field per iteration.
   return isa<Constant>(V) || isDirectlyAvailable(V) || inductionInScope(V) ||
-         invariantLoop(V);
+         steppedInScope(V) || invariantLoop(V);
 }
 
 Value *PrimalInReverse::fromForward(Value *Fwd, bool Direct) {
@@ -62,6 +65,8 @@ Value *PrimalInReverse::primalInReverse(Value *Orig) {
     return Orig;
   if (const Recurrence *R = inductionInScope(Orig))
     return inductionInReverse(*R);
+  if (const SteppedRecurrence *R = steppedInScope(Orig))
+    return steppedInReverse(*R);
   // Split: even a value computed once costs a record field; recomputing
   // it from others may share theirs.
   bool Direct = isDirectlyAvailable(Orig);

@@ -5,7 +5,8 @@
 // correct there, in this order:
 //   - used directly: computed once per call (outside loops, in a block that
 //     dominates the return), in a gradient whose two sweeps are one function;
-//   - a counted loop's induction variable, counted down in a slot;
+//   - a counted loop's induction variable, counted down in a slot (or a
+//     stepped recurrence, a slot minus the step recomputed);
 //   - a value that does not change inside the loops around the block, read
 //     once into a slot where the reverse sweep enters the outermost of them;
 //   - recomputed from values at hand (cheap arithmetic, loads of memory that
@@ -71,7 +72,7 @@ private:
   /// record, the first one its reverse sweep pops.
   bool isDirectlyAvailable(const llvm::Value *Orig) const;
   /// Constant, available at function level, or an induction variable.
-  bool availableWithoutTape(const llvm::Value *V) const;
+  bool availableWithoutTape(const llvm::Value *V);
 
   // --- Recomputation (PrimalInReverse.cpp) ---
   /// \p Orig recomputed in the reverse block from values at hand, when it
@@ -118,6 +119,14 @@ private:
   /// \p Orig is an induction variable of a counted loop that contains the
   /// block being reversed: its value is in a slot, no tape needed.
   const Recurrence *inductionInScope(const llvm::Value *Orig) const;
+  /// \p Orig is a stepped recurrence (CountedLoops.h) of a counted loop that
+  /// contains the block being reversed, and its step can be recomputed: its
+  /// value is a slot minus the step.
+  const SteppedRecurrence *steppedInScope(const llvm::Value *Orig);
+  llvm::Value *steppedInReverse(const SteppedRecurrence &R);
+  /// Sets the slots of the stepped recurrences the reverse sweep used, where
+  /// it enters their loops and on their back edges.
+  void initSteppedSlot(const SteppedRecurrence &R);
   /// Values defined outside the loops around the block being reversed are
   /// the same in every iteration, and so are loads inside them from an
   /// address computed outside that nothing in the loop writes: instead of
@@ -143,6 +152,16 @@ private:
   std::optional<llvm::SmallVector<llvm::Instruction *, 16>> Writers;
   llvm::DenseMap<const llvm::PHINode *, const Recurrence *> Inductions;
   llvm::DenseMap<const llvm::PHINode *, llvm::AllocaInst *> InductionSlots;
+  struct SteppedInfo {
+    const SteppedRecurrence *R;
+    const llvm::Loop *L;
+    /// Whether its step is recomputable; unset until first asked.
+    std::optional<bool> Usable;
+    llvm::AllocaInst *Slot = nullptr;
+  };
+  llvm::DenseMap<const llvm::PHINode *, SteppedInfo> Stepped;
+  /// The stepped recurrences whose slots the reverse sweep reads.
+  llvm::SmallVector<const llvm::PHINode *, 2> SteppedUsed;
   mutable llvm::DenseMap<std::pair<const llvm::LoadInst *, const llvm::Loop *>,
                          bool>
       InvariantLoads;

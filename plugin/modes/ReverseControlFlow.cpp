@@ -353,6 +353,7 @@ void ReverseControlFlow::emitCountedHeaderTerminator(
       BasicBlock::Create(C, "rev.loop.enter." + CL.Header->getName(), S.RevF);
   BasicBlock *ToLatch =
       BasicBlock::Create(C, "rev.loop.back." + CL.Header->getName(), S.RevF);
+  BackEdges[CL.Header] = ToLatch;
   B.CreateCondBr(B.CreateICmpEQ(Current, Start, "first.iteration"), ToPreheader,
                  ToLatch);
 

@@ -63,6 +63,11 @@ public:
   loopEntries(const llvm::Loop *L) const {
     return LoopEntries.lookup(L);
   }
+  /// The block holding the reverse back edge of counted loop \p Header
+  /// (from an iteration to the one before), once built; else nullptr.
+  llvm::BasicBlock *backEdge(const llvm::BasicBlock *Header) const {
+    return BackEdges.lookup(Header);
+  }
 
 private:
   /// Otherwise, for any number of predecessors: replays the branches from
@@ -100,6 +105,7 @@ private:
       llvm::SmallVector<std::pair<llvm::BasicBlock *, llvm::BasicBlock *>, 2>>
       LoopEntries;
   llvm::DenseMap<const llvm::BasicBlock *, llvm::AllocaInst *> StartSlots;
+  llvm::DenseMap<const llvm::BasicBlock *, llvm::BasicBlock *> BackEdges;
 };
 
 } // namespace ad

@@ -10,7 +10,10 @@
 // step on each back edge, and the loop is left when the counter is back at
 // its start. Addresses computed from induction variables are then recomputed
 // in the reverse sweep instead of taped, and a loop costs no tape per
-// iteration unless its body needs values that are not recomputable.
+// iteration unless its body needs values that are not recomputable. A
+// running index that each iteration advances by a recomputable amount (a
+// stepped recurrence, below) gets its step and final value inserted too, and
+// the reverse sweep subtracts its way back down the same way.
 //
 //===----------------------------------------------------------------------===//
 #ifndef AD_MODES_COUNTEDLOOPS_H
@@ -33,15 +36,29 @@ namespace ad {
 /// One induction variable of a counted loop.
 struct Recurrence {
   llvm::PHINode *Phi = nullptr;
-  llvm::Value *Start = nullptr; ///< Incoming value from the preheader.
+  llvm::Value *Start = nullptr;   ///< Incoming value from the preheader.
   llvm::Constant *Step = nullptr; ///< Integer, or byte offset for pointers.
   llvm::Value *Last = nullptr;    ///< Value in the last iteration.
+};
+
+/// A header phi of a counted loop that is no induction variable, but to
+/// which every iteration adds a value the reverse sweep can recompute: a
+/// running index advanced by an inner loop's trip count (L in a packed
+/// triangle's `for i: for j > i: ... l[L++]`). The reverse sweep keeps the
+/// value the phi is about to take next in a slot, set to Final where it
+/// enters the loop; within an iteration the phi is the slot minus Step,
+/// which is the previous iteration's next value.
+struct SteppedRecurrence {
+  llvm::PHINode *Phi = nullptr;
+  llvm::Value *Step = nullptr;  ///< In the latch: the latch value minus Phi.
+  llvm::Value *Final = nullptr; ///< In the exit block: the last latch value.
 };
 
 struct CountedLoop {
   llvm::BasicBlock *Header = nullptr, *Preheader = nullptr, *Latch = nullptr;
   /// IVs[0] is the counter whose return to its start ends the reverse loop.
   llvm::SmallVector<Recurrence, 2> IVs;
+  llvm::SmallVector<SteppedRecurrence, 1> Stepped;
 };
 
 /// Counted loops by header.

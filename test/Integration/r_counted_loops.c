@@ -3,7 +3,8 @@
 // path from the tape: a matrix product with restrict pointers (its loads are
 // repeated in the reverse sweep, nothing is taped per multiply-add), a
 // triangular loop whose inner bound is the outer index (attention's causal
-// mask), a loop that counts down with a step of 3, a loop with a guard and
+// mask), a packed lower triangle walked with a running index (ADBench's
+// GMM), a loop that counts down with a step of 3, a loop with a guard and
 // an if/else inside, and one whose trip count depends on the data (taped).
 // Each gradient is checked against its closed form.
 // RUN: %clang_ad -O0 %s -o %t.O0 -lm && %run %t.O0
@@ -11,7 +12,18 @@
 // RUN: %clang_ad -O2 -Rpass=ad -c %s -o /dev/null 2>&1 | FileCheck %s
 // At -O2 (the plugin sees the loops before they are unrolled) nothing is
 // recorded for matvec, triangle or the guarded branchy loop; the
-// data-dependent loop records per iteration.
+// data-dependent loop records per iteration. The packed triangle records
+// nothing per row: the row's last inner index, which counting the inner
+// loop down starts from, is an induction variable the expansion adds to the
+// outer loop ({m-2,+,-1}), counted down in its turn, and the running index
+// L is a stepped recurrence: the reverse sweep subtracts each row's step
+// from the value after it (4 bytes per call: L's final value).
+// CHECK-DAG: remark: gradient of 'packed_lower' caches 4 bytes per call; recomputes {{[0-9]+}} values in the reverse sweep; 2 of 2 loops reversed by counting
+// A running index advanced by row lengths read from memory nothing writes
+// is recovered the same way (jagged: nothing per row); where the lengths
+// are overwritten (jagged_consumed), it is taped per row.
+// CHECK-DAG: remark: gradient of 'jagged' caches 4 bytes per call; recomputes
+// CHECK-DAG: remark: gradient of 'jagged_consumed' caches 0 bytes per call, {{[0-9]+}} bytes per iteration of the loop at line
 // CHECK-DAG: remark: gradient of 'matvec' caches 0 bytes per call; recomputes {{[0-9]+}} values in the reverse sweep; 2 of 2 loops reversed by counting
 // CHECK-DAG: remark: gradient of 'triangle' caches 0 bytes per call; recomputes {{[0-9]+}} values in the reverse sweep; 2 of 2 loops reversed by counting
 // CHECK-DAG: remark: gradient of 'branchy' caches 0 bytes per call; recomputes {{[0-9]+}} values in the reverse sweep; 1 of 1 loops reversed by counting
@@ -36,6 +48,46 @@ double triangle(const double *x, int n) {
   for (int i = 0; i < n; i++)
     for (int j = 0; j <= i; j++)
       s += x[i] * x[j];
+  return s;
+}
+
+/* y[j] += sum over i < j of l[L] x[i], L counting the packed entries of a
+ * strictly lower triangle column by column: dl[L] = dy[j] x[i], dx[i] =
+ * sum over j > i of l[L] dy[j]. */
+void packed_lower(double *restrict y, const double *restrict l,
+                  const double *restrict x, int m) {
+  int L = 0;
+  for (int i = 0; i < m; i++)
+    for (int j = i + 1; j < m; j++) {
+      y[j] += l[L] * x[i];
+      L++;
+    }
+}
+
+/* Rows of lengths len[i] one after another in v: s = sum over i and j <
+ * len[i] of v[L + j] x[i], L the row's start. */
+double jagged(const double *v, const double *x, const int *len, int n) {
+  double s = 0;
+  int L = 0;
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < len[i]; j++)
+      s += v[L + j] * x[i];
+    L += len[i];
+  }
+  return s;
+}
+
+/* The same, but each length is cleared once used: the steps cannot be
+ * read again. */
+double jagged_consumed(const double *v, const double *x, int *len, int n) {
+  double s = 0;
+  int L = 0;
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < len[i]; j++)
+      s += v[L + j] * x[i];
+    L += len[i];
+    len[i] = 0;
+  }
   return s;
 }
 
@@ -115,6 +167,44 @@ int main(void) {
         CHECK_CLOSE(dv[k], want, 1e-12);
       }
     }
+  }
+  for (int m = 0; m <= 6; m++) {
+    double py[6] = {0}, pdy[6], pl[15], pdl[15] = {0}, px[6], pdx[6] = {0};
+    for (int k = 0; k < 6; k++) pdy[k] = 0.5 + k, px[k] = 0.3 * k - 0.7;
+    for (int k = 0; k < 15; k++) pl[k] = 0.1 * k - 0.6;
+    __ad_autodiff((void *)packed_lower, py, pdy, pl, pdl, px, pdx, m);
+    double want_dx[6] = {0}, want_dl[15] = {0};
+    int L = 0;
+    for (int i = 0; i < m; i++)
+      for (int j = i + 1; j < m; j++, L++) {
+        want_dl[L] = (0.5 + j) * px[i];
+        want_dx[i] += pl[L] * (0.5 + j);
+      }
+    for (int k = 0; k < 15; k++) CHECK_CLOSE(pdl[k], want_dl[k], 1e-12);
+    for (int k = 0; k < 6; k++) CHECK_CLOSE(pdx[k], want_dx[k], 1e-12);
+  }
+  {
+    enum { R = 5 };
+    const int lens[R] = {2, 0, 3, 1, 4};
+    int len[R];
+    double jv[10], djv[10] = {0}, jx[R], djx[R] = {0};
+    for (int k = 0; k < 10; k++) jv[k] = 0.2 * k - 0.9;
+    for (int k = 0; k < R; k++) jx[k] = 0.5 - 0.3 * k;
+    double want_v[10] = {0}, want_x[R] = {0};
+    for (int i = 0, L = 0; i < R; L += lens[i], i++)
+      for (int j = 0; j < lens[i]; j++) {
+        want_v[L + j] = jx[i];
+        want_x[i] += jv[L + j];
+      }
+    __ad_autodiff((void *)jagged, jv, djv, jx, djx, __ad_const, lens, R);
+    for (int k = 0; k < 10; k++) CHECK_CLOSE(djv[k], want_v[k], 1e-12);
+    for (int k = 0; k < R; k++) CHECK_CLOSE(djx[k], want_x[k], 1e-12);
+    for (int k = 0; k < 10; k++) djv[k] = 0;
+    for (int k = 0; k < R; k++) djx[k] = 0, len[k] = lens[k];
+    __ad_autodiff((void *)jagged_consumed, jv, djv, jx, djx, __ad_const, len,
+                  R);
+    for (int k = 0; k < 10; k++) CHECK_CLOSE(djv[k], want_v[k], 1e-12);
+    for (int k = 0; k < R; k++) CHECK_CLOSE(djx[k], want_x[k], 1e-12);
   }
   /* p = x^k with k the first power reaching 1000: 1.5^18 = 1477.9 */
   CHECK_CLOSE(__ad_autodiff((void *)until, 1.5), 18 * 1477.8918800354004 / 1.5, 1e-9);
