@@ -43,6 +43,8 @@ ReverseBuilder::ReverseBuilder(ADContext &Ctx, const DerivativeSignature &Sig,
 bool ReverseBuilder::build() {
   if (!checkSupportedConstructs(S.Ctx, S.AA, *S.Primal))
     return false;
+  if (!checkReducibleControlFlow(S.Ctx, *S.Primal, S.LI))
+    return false;
   for (BasicBlock &BB : *S.Primal)
     if (isa<ReturnInst>(BB.getTerminator())) {
       if (S.ReturnBlock) {

@@ -3,8 +3,11 @@
 #include "modes/UnsupportedConstructs.h"
 #include "analysis/ThreadSharing.h"
 #include "rules/KnownFunctions.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -192,6 +195,20 @@ bool checkSupportedConstructs(ADContext &Ctx, const ActivityAnalysis &AA,
     return false;
   }
   return true;
+}
+
+bool checkReducibleControlFlow(ADContext &Ctx, Function &F,
+                               const LoopInfo &LI) {
+  ReversePostOrderTraversal<Function *> RPOT(&F);
+  if (!containsIrreducibleCFG<const BasicBlock *>(RPOT, LI))
+    return true;
+  Ctx.Diag.error(F,
+                 "irreducible control flow (a loop entered at more than one "
+                 "place, as with a goto into its body) is not supported in "
+                 "reverse mode",
+                 "give the loop a single entry; forward mode (__ad_fwddiff) "
+                 "handles it");
+  return false;
 }
 
 } // namespace ad

@@ -13,12 +13,19 @@
 
 #include "analysis/ActivityAnalysis.h"
 #include "modes/DerivativeCache.h"
+#include "llvm/Analysis/LoopInfo.h"
 
 namespace ad {
 
 /// Reports the first unsupported construct in \p F; true when there is none.
 bool checkSupportedConstructs(ADContext &Ctx, const ActivityAnalysis &AA,
                               llvm::Function &F);
+
+/// Reverse mode: reports a cycle entered at more than one block (a loop
+/// jumped into with goto), which the reverse sweep's loop reasoning,
+/// built on LoopInfo, does not see; true when \p F has none.
+bool checkReducibleControlFlow(ADContext &Ctx, llvm::Function &F,
+                               const llvm::LoopInfo &LI);
 
 } // namespace ad
 
