@@ -199,6 +199,13 @@ bool checkSupportedConstructs(ADContext &Ctx, const ActivityAnalysis &AA,
 
 bool checkReducibleControlFlow(ADContext &Ctx, Function &F,
                                const LoopInfo &LI) {
+  // A derivative the plugin made (differentiated again) has irreducible
+  // regions by construction (a reverse block entered from the reverse of
+  // each successor); its values come from its own tape, not from the
+  // dominance reasoning that irreducible user loops defeat, and nested
+  // derivatives through them are checked numerically (test/Integration/n_*).
+  if (Ctx.Diag.isDerivativeCode(F))
+    return true;
   ReversePostOrderTraversal<Function *> RPOT(&F);
   if (!containsIrreducibleCFG<const BasicBlock *>(RPOT, LI))
     return true;

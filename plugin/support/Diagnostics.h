@@ -1,4 +1,5 @@
-//===- Diagnostics.h - Clang-style errors for calls we cannot differentiate -===//
+//===- Diagnostics.h - Clang-style errors for calls we cannot differentiate
+//-===//
 //
 // Every failure is reported through LLVM's diagnostic machinery, so clang
 // prints it as "file:line:col: error: ..." (or at the function's declaration
@@ -10,10 +11,10 @@
 #define AD_DRIVER_DIAGNOSTICS_H
 
 #include "llvm/ADT/Twine.h"
-#include <set>
-#include <string>
 #include "llvm/IR/DebugLoc.h"
 #include "llvm/IR/DiagnosticInfo.h"
+#include <set>
+#include <string>
 
 namespace llvm {
 class Instruction;
@@ -44,6 +45,12 @@ public:
                        const llvm::Function *Primal);
 
   unsigned errorCount() const { return Errors; }
+  /// Whether \p F is, or was cloned from, a derivative this plugin made.
+  bool isDerivativeCode(const llvm::Function &F) const {
+    bool Nested = false;
+    userFunction(F, &Nested);
+    return Nested;
+  }
 
   /// How a message names \p V: 'name' when it has one (clang drops value
   /// names in release builds), else "parameter N of 'f'", "global 'g'", or
