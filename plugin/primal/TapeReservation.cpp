@@ -76,30 +76,95 @@ const SCEV *backedgesTaken(const SCEV *Taken, ScalarEvolution &SE) {
   return SE.getNoopOrZeroExtend(Runs, Type::getInt64Ty(Ty->getContext()));
 }
 
-/// \p X sign-extended to \p Wide, kept a polynomial in the enclosing
-/// iterations where X is one: where ScalarEvolution cannot fold the
-/// extension into an add recurrence (it proves no signed wrap only from
-/// flags and ranges), the recurrence's operands are extended if it does not
-/// wrap around its own range (FlagNW), or X's signed range is not the full
-/// set. A count that wraps in its own type where its loop runs would take
-/// an int past 2^31 - 1: the reservation, a hint, may then be wrong.
-const SCEV *widen(const SCEV *X, Type *Wide, ScalarEvolution &SE) {
-  const SCEV *W = SE.getNoopOrSignExtend(X, Wide);
-  auto *AR = dyn_cast<SCEVAddRecExpr>(X);
-  if (!AR || isa<SCEVAddRecExpr>(W) ||
-      (!AR->hasNoSelfWrap() && SE.getSignedRange(X).isFullSet()))
-    return W;
-  SmallVector<const SCEV *, 4> Ops;
-  for (const SCEV *Op : AR->operands())
-    Ops.push_back(widen(Op, Wide, SE));
-  return SE.getAddRecExpr(Ops, AR->getLoop(), SCEV::FlagAnyWrap);
-}
-
 /// Bits enough for \p X's magnitude, sign included.
 unsigned magnitudeBits(const SCEV *X, ScalarEvolution &SE) {
   ConstantRange R = SE.getSignedRange(X);
   return std::max(R.getSignedMin().getSignificantBits(),
                   R.getSignedMax().getSignificantBits());
+}
+
+/// \p X sign-extended to \p Wide, kept a polynomial in the enclosing
+/// iterations (and an indicator an indicator) where X is one: where
+/// ScalarEvolution cannot fold the extension into an add recurrence (it
+/// proves no signed wrap only from flags and ranges), the recurrence's
+/// operands are extended if it does not wrap around its own range
+/// (FlagNW), or X's signed range is not the full set; the extension goes
+/// into min, max and zero extensions, and into sums and products whose
+/// operands' ranges show they cannot wrap. A count that wraps in its own
+/// type where its loop runs would take an int past 2^31 - 1: the
+/// reservation, a hint, may then be wrong.
+const SCEV *widen(const SCEV *X, Type *Wide, ScalarEvolution &SE) {
+  // Zero-extended where that is the same and SCEV prefers it (counts known
+  // not negative), so that equal counts compare equal.
+  if (!SE.containsAddRecurrence(X) && SE.isKnownNonNegative(X))
+    return SE.getNoopOrZeroExtend(X, Wide);
+  const SCEV *W = SE.getNoopOrSignExtend(X, Wide);
+  if (X->getType() == Wide || isa<SCEVAddRecExpr>(W))
+    return W;
+  SmallVector<const SCEV *, 4> Ops;
+  auto WidenOps = [&](const SCEVNAryExpr *E) {
+    for (const SCEV *Op : E->operands())
+      Ops.push_back(widen(Op, Wide, SE));
+  };
+  unsigned Width = X->getType()->getIntegerBitWidth(), Bits = 0;
+  if (auto *AR = dyn_cast<SCEVAddRecExpr>(X)) {
+    if (!AR->hasNoSelfWrap() && SE.getSignedRange(X).isFullSet())
+      return W;
+    WidenOps(AR);
+    return SE.getAddRecExpr(Ops, AR->getLoop(), SCEV::FlagAnyWrap);
+  }
+  if (auto *Z = dyn_cast<SCEVZeroExtendExpr>(X))
+    return SE.getZeroExtendExpr(Z->getOperand(), Wide);
+  if (auto *E = dyn_cast<SCEVNAryExpr>(X))
+    for (const SCEV *Op : E->operands())
+      Bits = isa<SCEVMulExpr>(X) ? Bits + magnitudeBits(Op, SE)
+                                 : std::max(Bits, magnitudeBits(Op, SE));
+  if (isa<SCEVAddExpr>(X))
+    Bits += Log2_32_Ceil(cast<SCEVAddExpr>(X)->getNumOperands());
+  if (isa<SCEVSMinExpr, SCEVSMaxExpr>(X) ||
+      (isa<SCEVAddExpr, SCEVMulExpr>(X) && Bits < Width)) {
+    WidenOps(cast<SCEVNAryExpr>(X));
+    if (isa<SCEVAddExpr>(X))
+      return SE.getAddExpr(Ops);
+    if (isa<SCEVMulExpr>(X))
+      return SE.getMulExpr(Ops);
+    return isa<SCEVSMinExpr>(X) ? SE.getSMinExpr(Ops) : SE.getSMaxExpr(Ops);
+  }
+  return W;
+}
+
+/// For an integer comparison \p Cond of values that may change in the nest,
+/// an i64 SCEV A with A > 0 exactly where Cond holds (`t2 <= t`: t - t2 + 1),
+/// from operands sign-extended (unsigned comparisons of values known not
+/// negative alike): an indicator min(max(A, 0), 1) that sums in closed form
+/// where A is affine in the loop. Null for other conditions.
+const SCEV *comparedPositive(Value *Cond, ScalarEvolution &SE) {
+  auto *Cmp = dyn_cast<ICmpInst>(Cond);
+  if (!Cmp || !Cmp->getOperand(0)->getType()->isIntegerTy() ||
+      Cmp->getOperand(0)->getType()->getIntegerBitWidth() > 64)
+    return nullptr;
+  const SCEV *L = SE.getSCEV(Cmp->getOperand(0));
+  const SCEV *R = SE.getSCEV(Cmp->getOperand(1));
+  ICmpInst::Predicate Pred = Cmp->getPredicate();
+  if (Cmp->isUnsigned()) {
+    if (!SE.isKnownNonNegative(L) || !SE.isKnownNonNegative(R))
+      return nullptr;
+    Pred = ICmpInst::getSignedPredicate(Pred);
+  }
+  Type *I64 = Type::getInt64Ty(Cond->getContext());
+  L = widen(L, I64, SE), R = widen(R, I64, SE);
+  switch (Pred) {
+  case ICmpInst::ICMP_SLT: // R - L > 0
+    return SE.getMinusSCEV(R, L);
+  case ICmpInst::ICMP_SLE:
+    return SE.getAddExpr(SE.getMinusSCEV(R, L), SE.getOne(I64));
+  case ICmpInst::ICMP_SGT:
+    return SE.getMinusSCEV(L, R);
+  case ICmpInst::ICMP_SGE:
+    return SE.getAddExpr(SE.getMinusSCEV(L, R), SE.getOne(I64));
+  default:
+    return nullptr;
+  }
 }
 
 /// Whether the edge from \p From to \p To is taken when From runs, as an
@@ -126,6 +191,9 @@ const SCEV *edgeTaken(BasicBlock *From, BasicBlock *To, Loop &P, Loop &Outer,
   if (P.contains(Br->getSuccessor(0)) != P.contains(Br->getSuccessor(1)))
     return P.contains(To) ? One : nullptr;
   const SCEV *Taken = SE.getZeroExtendExpr(SE.getSCEV(Br->getCondition()), I64);
+  if (!Outer.isLoopInvariant(Br->getCondition()))
+    if (const SCEV *Positive = comparedPositive(Br->getCondition(), SE))
+      Taken = SE.getSMinExpr(SE.getSMaxExpr(Positive, SE.getZero(I64)), One);
   if (!Outer.isLoopInvariant(Br->getCondition()))
     for (Loop *S : P.getSubLoops()) {
       const SCEV *Count = nullptr;
@@ -252,6 +320,32 @@ const SCEV *narrowRuns(Loop &L, const CountedLoop &C, const BasicBlock *BB,
   return Runs;
 }
 
+/// Whether \p X <= \p N where X is used (in a loop's blocks other than its
+/// header): known so, or X is an add recurrence that does not decrease (its
+/// step known not negative, no signed wrap) and its value at its loop's
+/// last such iteration is known at most N (t + 1 <= T in
+/// `for (t = 0; t < T; t++)`).
+bool atMost(const SCEV *X, const SCEV *N, ScalarEvolution &SE) {
+  if (SE.isKnownPredicate(ICmpInst::ICMP_SLE, X, N))
+    return true;
+  auto *AR = dyn_cast<SCEVAddRecExpr>(X);
+  if (!AR || !AR->isAffine() || !AR->hasNoSignedWrap() ||
+      !SE.isKnownNonNegative(AR->getStepRecurrence(SE)))
+    return false;
+  // The last iteration whose blocks other than the header run: X is used
+  // where a subloop is entered.
+  Loop &L = *const_cast<Loop *>(AR->getLoop());
+  const SCEV *Last = exactTakenCount(L, SE);
+  if (Last && exitsOnlyAtHeader(L))
+    Last = SE.getMinusSCEV(Last, SE.getOne(Last->getType()));
+  if (!Last || SE.getTypeSizeInBits(Last->getType()) >
+                   SE.getTypeSizeInBits(X->getType()))
+    return false;
+  Last = widen(Last, X->getType(), SE);
+  return SE.isKnownPredicate(ICmpInst::ICMP_SLE,
+                             AR->evaluateAtIteration(Last, SE), N);
+}
+
 /// How many k < \p N have A(k) > 0, for \p A = {a,+,b} with b a constant:
 /// the runs of a block that runs where a subloop whose runs are A is entered
 /// (its preheader, behind the guard that skips it). Null for other A.
@@ -264,23 +358,28 @@ const SCEV *countPositive(const SCEVAddRecExpr *A, const SCEV *N,
   const SCEV *Zero = SE.getZero(Ty), *Start = A->getStart();
   const APInt &B = Step->getAPInt();
   const SCEV *M = SE.getConstant(B.abs()), *M1 = SE.getConstant(B.abs() - 1);
+  // min(N, X), or X where X <= N is known (so that the count stays a
+  // polynomial in the enclosing iterations: t + 1 of `t2 <= t` for t < T).
+  auto AtMostN = [&](const SCEV *X) {
+    return atMost(X, N, SE) ? X : SE.getSMinExpr(N, X);
+  };
   if (B.isNegative()) // A(k) > 0 for k < ceil(max(a, 0) / m).
-    return SE.getSMinExpr(
-        N, SE.getUDivExpr(SE.getAddExpr(SE.getSMaxExpr(Start, Zero), M1), M));
+    return AtMostN(
+        SE.getUDivExpr(SE.getAddExpr(SE.getSMaxExpr(Start, Zero), M1), M));
   // A(k) <= 0 for k < max(m - a, 0) / m; positive after.
   const SCEV *NotPositive =
       SE.getUDivExpr(SE.getSMaxExpr(SE.getMinusSCEV(M, Start), Zero), M);
-  return SE.getMinusSCEV(N, SE.getSMinExpr(N, NotPositive));
+  return SE.getMinusSCEV(N, AtMostN(NotPositive));
 }
 
-/// The sum of \p X over the first \p N (>= 0) iterations of \p P: X times N
-/// where X does not change in P; where X is a polynomial in P's iteration k
-/// (an add recurrence {x0,+,x1,...}<P>), its sum over k < N is
-/// {0,+,x0,+,x1,...}<P> at iteration N, in closed form (binomial
-/// coefficients of N; exact modulo 2^width); where X is an indicator
-/// min(max(A, 0), 1) (edgeTaken), the count of k < N with A(k) > 0. Null
-/// otherwise.
-const SCEV *sumOver(Loop &P, const SCEV *X, const SCEV *N,
+/// The sum of \p X, one term, over the first \p N (>= 0) iterations of
+/// \p P: X times N where X does not change in P; where X is a polynomial in
+/// P's iteration k (an add recurrence {x0,+,x1,...}<P>), its sum over k < N
+/// is {0,+,x0,+,x1,...}<P> at iteration N, in closed form (binomial
+/// coefficients of N; exact modulo 2^width); where X is factors that do not
+/// change in P times an indicator min(max(A, 0), 1) (edgeTaken), the count
+/// of k < N with A(k) > 0 times the factors. Null otherwise.
+const SCEV *sumTerm(Loop &P, const SCEV *X, const SCEV *N,
                     ScalarEvolution &SE) {
   if (SE.isLoopInvariant(X, &P))
     return SE.getMulExpr(X, N);
@@ -291,7 +390,6 @@ const SCEV *sumOver(Loop &P, const SCEV *X, const SCEV *N,
     append_range(Ops, AR->operands());
     return SCEVAddRecExpr::evaluateAtIteration(Ops, N, SE);
   }
-  // Invariant factors times one indicator.
   const SCEV *Factor = SE.getOne(X->getType()), *Sum = nullptr;
   auto *Mul = dyn_cast<SCEVMulExpr>(X);
   for (const SCEV *Op : Mul ? Mul->operands() : ArrayRef<const SCEV *>(X)) {
@@ -315,6 +413,23 @@ const SCEV *sumOver(Loop &P, const SCEV *X, const SCEV *N,
       return nullptr;
   }
   return Sum ? SE.getMulExpr(Factor, Sum) : nullptr;
+}
+
+/// The sum of \p X over the first \p N (>= 0) iterations of \p P, term by
+/// term (sumTerm); null where a term has no closed form.
+const SCEV *sumOver(Loop &P, const SCEV *X, const SCEV *N,
+                    ScalarEvolution &SE) {
+  auto *Add = dyn_cast<SCEVAddExpr>(X);
+  if (!Add || SE.isLoopInvariant(X, &P))
+    return sumTerm(P, X, N, SE);
+  const SCEV *Sum = SE.getZero(X->getType());
+  for (const SCEV *Op : Add->operands()) {
+    const SCEV *Term = sumTerm(P, Op, N, SE);
+    if (!Term)
+      return nullptr;
+    Sum = SE.getAddExpr(Sum, Term);
+  }
+  return Sum;
 }
 
 /// \p X, a \p Wide count, clamped to [0, 2^64 - 1] and truncated to i64.
@@ -352,10 +467,12 @@ bool sumUpward(Summed &S, Loop *P, const BasicBlock *From, Loop &Outer,
       return false;
     const CountedLoop &PC = It->second;
     const SCEV *Narrow = narrowRuns(*P, PC, From, SE);
+    // Clamped in the loop's own type, as headerRuns does (and as the
+    // counts atMost compares it with are).
+    if (SE.isLoopInvariant(Narrow, &Outer))
+      Narrow = SE.getSMaxExpr(Narrow, SE.getZero(Narrow->getType()));
     const SCEV *N = widen(Narrow, Wide, SE);
-    if (SE.isLoopInvariant(N, &Outer))
-      N = SE.getSMaxExpr(N, SE.getZero(Wide)); // As headerRuns clamps.
-    else if (!SE.isKnownNonNegative(N))
+    if (!SE.isKnownNonNegative(N))
       return false;
     S.Bits += magnitudeBits(Narrow, SE);
     if (!(S.Runs = sumOver(*P, S.Runs, N, SE)))

@@ -3,8 +3,9 @@
 ; docs/internals/REVERSE.md "Tape reservation").
 ; - @tri, for (i = 0; i < n; i++) for (j = 0; j <= i; j++): the inner loop
 ;   runs {1,+,1} times on the outer iteration i; summed over the N outer
-;   iterations in closed form, N + N(N-1)/2, in i128 (the product of two
-;   32-bit counts), clamped at 0 and saturated at 2^64 - 1, then times the
+;   iterations (N the outer count clamped at 0, as the outer loop's own
+;   runs) in closed form, N + N(N-1)/2, in i128 (the product of two 32-bit
+;   counts), clamped at 0 and saturated at 2^64 - 1, then times the
 ;   record's 8 bytes, saturating.
 ; - @guarded: the inner loop runs on an outer iteration where %kpos, computed
 ;   before the nest, holds (a guard LLVM hoisted out of the loop): its runs
@@ -122,19 +123,19 @@ define void @callers(ptr %x, ptr %dx, i32 %n, i32 %k) {
 
 ; CHECK-LABEL: define internal void @tri.ad.gradient(
 ; CHECK: outer.ph:
-; CHECK: %[[N1:[0-9]+]] = zext i32 %n1 to i128
-; CHECK-NEXT: %[[N2:[0-9]+]] = add nsw i128 %[[N1]], -1
-; CHECK-NEXT: %[[N:smax[0-9]*]] = call i128 @llvm.smax.i128(i128 %[[N2]], i128 0)
-; CHECK-NEXT: %[[A:[0-9]+]] = zext nneg i128 %[[N]] to i129
-; CHECK-NEXT: %[[NM1:[0-9]+]] = add nsw i128 %[[N]], -1
+; CHECK: %[[N:smax[0-9]*]] = call i64 @llvm.smax.i64(i64 %{{[0-9]+}}, i64 0)
+; CHECK-NEXT: %[[N128:[0-9]+]] = zext nneg i64 %[[N]] to i128
+; CHECK-NEXT: %[[A:[0-9]+]] = zext nneg i64 %[[N]] to i129
+; CHECK-NEXT: %[[NM1:[0-9]+]] = add nsw i128 %[[N128]], -1
 ; CHECK-NEXT: %[[B:[0-9]+]] = zext i128 %[[NM1]] to i129
 ; CHECK-NEXT: %[[PROD:[0-9]+]] = mul i129 %[[A]], %[[B]]
 ; CHECK-NEXT: %[[HALF:[0-9]+]] = lshr i129 %[[PROD]], 1
 ; CHECK-NEXT: %[[HALF128:[0-9]+]] = trunc i129 %[[HALF]] to i128
-; CHECK-NEXT: %[[SUM:[0-9]+]] = add i128 %[[N]], %[[HALF128]]
+; CHECK-NEXT: %[[SUM:[0-9]+]] = add i128 %[[N128]], %[[HALF128]]
 ; CHECK-NEXT: %[[POS:smax[0-9]*]] = call i128 @llvm.smax.i128(i128 %[[SUM]], i128 0)
 ; CHECK-NEXT: %[[SAT:umin[0-9]*]] = call i128 @llvm.umin.i128(i128 %[[POS]], i128 18446744073709551615)
 ; CHECK-NEXT: %[[RUNS64:[0-9]+]] = trunc i128 %[[SAT]] to i64
 ; CHECK-NEXT: call { i64, i1 } @llvm.umul.with.overflow.i64(i64 %[[RUNS64]], i64 8)
+; CHECK: call { i64, i1 } @llvm.umul.with.overflow.i64(i64 %[[N]], i64 8)
 ; CHECK: call void @__ad_tape_reserve(ptr %tape, i64 %tape.bytes{{[0-9]*}})
 ; CHECK-NEXT: br label %outer

@@ -11,9 +11,9 @@
 //   over the outer iterations in closed form), alone and, as in ADBench's
 //   GMM, inside two counted loops whose entry LLVM guards by a branch on
 //   the counts (`k > 0`), with records in the block before the inner loop,
-//   which runs only where the inner loop does: one allocation of exactly
-//   the bytes recorded (Inputs/tape_hook.c finds the last byte written),
-//   and no growth;
+//   which runs only where the inner loop does; and GPT-2's causal mask, a
+//   branch on t2 <= t: one allocation of exactly the bytes recorded
+//   (Inputs/tape_hook.c finds the last byte written), and no growth;
 // - a loop whose records are in a branch: at most 2x what it records.
 // The per-iteration record sizes below are upper bounds of what the
 // remarks report (checked at -O2); every gradient is checked against
@@ -26,6 +26,7 @@
 // CHECK-DAG: gradient of 'tri' caches 0 bytes per call, 8 bytes per iteration of the loop at line {{[0-9]+}}, 8 bytes per iteration of the loop at line
 // CHECK-DAG: gradient of 'branchy' caches 0 bytes per call, 8 bytes per iteration of the loop at line
 // CHECK-DAG: gradient of 'tri_after' caches 0 bytes per call, 8 bytes per iteration of the loop at line
+// CHECK-DAG: gradient of 'causal' caches 4 bytes per call, 8 bytes per iteration of the loop at line
 // CHECK-DAG: gradient of 'gmm_like' caches 0 bytes per call, 20 bytes per iteration of the loop at line {{[0-9]+}}, 8 bytes per iteration of the loop at line
 #include <ad.h>
 #include <stddef.h>
@@ -106,6 +107,20 @@ static double gmm_like_n(double *x, int n) { /* For finite differences. */
 }
 #define GMM_LIKE                                                               \
   __ad_autodiff((void *)gmm_like, x, dx, N - D, 5, D)
+
+/* The causal mask of GPT-2's attention: a branch on t2 <= t, which changes
+ * with both indices, is taken t + 1 times per outer iteration. Twice the
+ * points, to record more than gmm_like. */
+static double causal(double *x, int n) {
+  double s = 0;
+  for (int t = 0; t < 2 * n; t++)
+    for (int t2 = 0; t2 < 2 * n; t2++)
+      if (t2 <= t)
+        s = sin(s + x[t2 / 2]);
+      else
+        s += x[t2 / 2];
+  return s;
+}
 
 static double branchy(double *x, int n) {
   double s = 0;
@@ -189,6 +204,7 @@ int main(void) {
   CHECK_EXACT(tri_after, GRADIENT(tri_after));
   CHECK_EXACT(tri, GRADIENT(tri));
   CHECK_EXACT(gmm_like_n, GMM_LIKE);
+  CHECK_EXACT(causal, GRADIENT(causal));
   CHECK_RESERVED(branchy, GRADIENT(branchy), BRANCHY_BYTES(N));
   return ad_test_finish();
 }
