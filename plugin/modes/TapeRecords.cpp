@@ -133,13 +133,14 @@ void TapeRecords::reserveTape() {
   // outside loops are pushed at most once each per call: they join the
   // reservation at the entry and every other, so that the last of them does
   // not double a buffer reserved to the byte. Records in a loop count where
-  // their block runs on every iteration, or in branches on conditions that do
-  // not change in the nest (TapeReservation.h): those are sure to be pushed. A
-  // record in a branch taken now and then may be pushed once an iteration: the
-  // reservation adds that bound, but no more than an eighth of the sure bytes,
-  // so that the nest's last records do not double a buffer reserved to the
-  // byte, and the reservation stays within 9/8 of what is recorded. Sums and
-  // products saturate (see TapeReservation.h);
+  // their block runs on every iteration, or in branches on conditions that
+  // do not change in the nest (TapeReservation.h): those are sure to be
+  // pushed. A record in a branch taken now and then may be pushed once an
+  // iteration: the reservation adds that bound, but no more than an eighth
+  // of the tape with the sure bytes (what is on it and what the nest will
+  // surely push), so that the nest's last records do not double a buffer
+  // reserved to the byte, and the reservation stays within 9/8 of what is
+  // recorded. Sums and products saturate (see TapeReservation.h);
   // __ad_tape_reserve ignores what cannot be allocated.
   IRBuilder<> &B = S.B;
   Instruction *Entry = S.Primal->getEntryBlock().getTerminator();
@@ -194,10 +195,16 @@ void TapeRecords::reserveTape() {
     if (!Sum.Sure)
       continue;
     Value *Total = Sum.Sure;
-    if (Sum.Maybe)
-      Total = addBytes(B, Total,
-                       B.CreateBinaryIntrinsic(Intrinsic::umin, Sum.Maybe,
-                                               B.CreateLShr(Total, 3)));
+    if (Sum.Maybe) {
+      Value *Size = B.CreateLoad(
+          B.getInt64Ty(),
+          B.CreateStructGEP(S.Ctx.Runtime.tapeType(), S.TapeFwd, 1),
+          "tape.size");
+      Value *Budget = B.CreateLShr(addBytes(B, Size, Total), 3);
+      Total =
+          addBytes(B, Total,
+                   B.CreateBinaryIntrinsic(Intrinsic::umin, Sum.Maybe, Budget));
+    }
     B.CreateCall(S.Ctx.Runtime.tapeReserve(), {S.TapeFwd, Total});
   }
 }
