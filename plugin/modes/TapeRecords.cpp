@@ -194,18 +194,33 @@ static bool runsEveryIteration(BasicBlock *BB, Loop *L, DominatorTree &DT) {
   return Latch && DT.dominates(BB, Latch);
 }
 
+/// \p Sum plus \p Add, saturating; Add where Sum is null.
+static Value *addBytes(IRBuilderBase &B, Value *Sum, Value *Add) {
+  return Sum ? B.CreateBinaryIntrinsic(Intrinsic::uadd_sat, Sum, Add, nullptr,
+                                       "tape.bytes")
+             : Add;
+}
+
 void TapeRecords::reserveTape() {
   // Bytes to reserve, by where (in the primal) the count is known. Records
   // outside loops are pushed at most once each per call: they join the
-  // reservation at the entry, so that the last of them does not double a
-  // buffer reserved to the byte. Records in a loop count only where their
-  // block runs on every iteration: those of a branch taken now and then are
-  // left to the pushes, so that the reservation stays within one iteration
-  // per loop entry of what is recorded. Sums and products saturate (see
-  // TapeReservation.h); __ad_tape_reserve ignores what cannot be allocated.
+  // reservation at the entry and every other, so that the last of them does
+  // not double a buffer reserved to the byte. Records in a loop count where
+  // their block runs on every iteration, or in branches on conditions that
+  // do not change in the nest (TapeReservation.h): those are sure to be
+  // pushed. A record in a branch taken now and then may be pushed once an
+  // iteration: the reservation adds that bound, but no more than an eighth
+  // of the tape with the sure bytes (what is on it and what the nest will
+  // surely push), so that the nest's last records do not double a buffer
+  // reserved to the byte, and the reservation stays within 9/8 of what is
+  // recorded. Sums and products saturate (see TapeReservation.h);
+  // __ad_tape_reserve ignores what cannot be allocated.
   IRBuilder<> &B = S.B;
   Instruction *Entry = S.Primal->getEntryBlock().getTerminator();
-  MapVector<Instruction *, Value *> Bytes;
+  struct Bytes {
+    Value *Sure = nullptr, *Maybe = nullptr;
+  };
+  MapVector<Instruction *, Bytes> ByAt;
   uint64_t Straight = 0;
   for (BasicBlock *BB : S.LiveBlocks) {
     BlockRecord &R = *Records[BB];
@@ -218,36 +233,52 @@ void TapeRecords::reserveTape() {
       continue;
     }
     auto It = S.Bounds.find(L->getHeader());
-    if (It == S.Bounds.end() || !runsEveryIteration(BB, L, S.DT))
+    if (It == S.Bounds.end())
       continue; // Pushes grow the tape as they go.
-    auto *At = cast_or_null<Instruction>(S.VMap.lookup(It->second.At));
-    Value *Iterations = It->second.runsOf(BB);
-    if (!isa<Constant>(Iterations))
-      Iterations = S.VMap.lookup(Iterations);
-    if (!At || !Iterations)
+    const IterationBound &Bound = It->second;
+    auto *At = cast_or_null<Instruction>(S.VMap.lookup(Bound.At));
+    Value *Runs = runsEveryIteration(BB, L, S.DT) ? Bound.runsOf(BB)
+                                                  : Bound.InBranches.lookup(BB);
+    bool Sure = Runs;
+    if (!Sure)
+      Runs = Bound.Iterations; // At most once an iteration.
+    if (!isa<Constant>(Runs))
+      Runs = S.VMap.lookup(Runs);
+    if (!At || !Runs)
       continue;
     B.SetInsertPoint(At);
-    Value *Add = saturatingMul(B, Iterations, B.getInt64(Size), "tape.bytes");
-    Value *&Sum = Bytes[It->second.At];
-    Sum = Sum ? B.CreateBinaryIntrinsic(Intrinsic::uadd_sat, Sum, Add, nullptr,
-                                        "tape.bytes")
-              : Add;
+    Value *Add = saturatingMul(B, Runs, B.getInt64(Size), "tape.bytes");
+    Bytes &Sum = ByAt[Bound.At];
+    (Sure ? Sum.Sure : Sum.Maybe) =
+        addBytes(B, Sure ? Sum.Sure : Sum.Maybe, Add);
   }
-  if (Bytes.empty())
+  if (ByAt.empty())
     return;
-  if (Straight) {
-    auto *At = cast_or_null<Instruction>(S.VMap.lookup(Entry));
-    if (!At)
-      return;
-    B.SetInsertPoint(At);
-    Value *&Sum = Bytes[Entry];
-    Sum = Sum ? B.CreateBinaryIntrinsic(Intrinsic::uadd_sat, Sum,
-                                        B.getInt64(Straight))
-              : B.getInt64(Straight);
-  }
-  for (auto &[PrimalAt, Sum] : Bytes) {
+  if (Straight && !S.VMap.lookup(Entry))
+    return;
+  if (Straight)
+    ByAt[Entry]; // Reserved at the entry even where no nest is.
+  for (auto &[PrimalAt, Sum] : ByAt) {
     B.SetInsertPoint(cast<Instruction>(S.VMap.lookup(PrimalAt)));
-    B.CreateCall(S.Ctx.Runtime.tapeReserve(), {S.TapeFwd, Sum});
+    // Records outside loops may come after any nest: every reservation
+    // holds them (a reservation asks for room past what is pushed, so those
+    // pushed before a later nest are counted twice: a few bytes).
+    if (Straight)
+      Sum.Sure = addBytes(B, Sum.Sure, B.getInt64(Straight));
+    if (!Sum.Sure)
+      continue;
+    Value *Total = Sum.Sure;
+    if (Sum.Maybe) {
+      Value *Size = B.CreateLoad(
+          B.getInt64Ty(),
+          B.CreateStructGEP(S.Ctx.Runtime.tapeType(), S.TapeFwd, 1),
+          "tape.size");
+      Value *Budget = B.CreateLShr(addBytes(B, Size, Total), 3);
+      Total =
+          addBytes(B, Total,
+                   B.CreateBinaryIntrinsic(Intrinsic::umin, Sum.Maybe, Budget));
+    }
+    B.CreateCall(S.Ctx.Runtime.tapeReserve(), {S.TapeFwd, Total});
   }
 }
 

@@ -10,16 +10,20 @@
 //
 // The reservation is a hint: pushes still check the capacity, so a count
 // that is too small (or an allocation that fails) costs a later growth, not
-// correctness. It is also never much more than the nest records: only exact
-// trip counts are used (where ScalarEvolution knows only a bound, such as
-// the range of a type for an exit tested against a value reloaded every
-// iteration, the loop is not counted), an inner loop counts only if it
-// starts on every iteration of its parent (or is skipped by a guard of its
-// own: its count is then clamped at zero where negative in the loop's own
-// integer type, the trip count of `for (j = 0; j < m; j++)` with m < 0),
-// and only records of blocks that run on every iteration are reserved
-// (TapeRecords::reserveTape). Products of trip counts saturate at 2^64 - 1,
-// which __ad_tape_reserve ignores.
+// correctness. It is also never more than the nest records (but for records
+// in data-dependent branches, TapeRecords::reserveTape): only exact trip
+// counts are used (where ScalarEvolution knows only a bound, such as the
+// range of a type for an exit tested against a value reloaded every
+// iteration, the loop is not counted); an inner loop counts where it starts
+// on every iteration of its parent, or where conditions that do not change
+// in the nest decide whether it starts (an indicator, 0 or 1 per
+// iteration), or behind a guard of its own (its count is then clamped at
+// zero where negative in the loop's own integer type, the trip count of
+// `for (j = 0; j < m; j++)` with m < 0); an inner count that changes with
+// the enclosing iterations (a triangular nest) is summed over them in
+// closed form, in an integer type wide enough that no sum wraps. Products
+// of trip counts saturate at 2^64 - 1, which __ad_tape_reserve ignores.
+// docs/internals/REVERSE.md ("Tape reservation") has the rules.
 //
 //===----------------------------------------------------------------------===//
 #ifndef AD_MODES_TAPERESERVATION_H
@@ -51,6 +55,10 @@ struct IterationBound {
   /// Where only the header exits: the runs of the loop's other blocks, one
   /// per backedge taken; null elsewhere.
   llvm::Value *Completed = nullptr;
+  /// The runs of blocks that do not run on every iteration but whose runs
+  /// are known: decided by conditions that do not change while the nest
+  /// runs, or summed in closed form.
+  llvm::DenseMap<const llvm::BasicBlock *, llvm::Value *> InBranches;
 
   /// At most how many times \p BB, a block of the loop (not of a subloop)
   /// that runs on every iteration, runs.
