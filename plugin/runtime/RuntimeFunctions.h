@@ -136,6 +136,10 @@ private:
   /// realloc(tape->data, Capacity), the new buffer or null.
   llvm::Value *reallocBuffer(llvm::IRBuilderBase &B, llvm::Value *Tape,
                              llvm::Value *Capacity);
+  /// GPU: frees \p Data when it is a heap buffer (capacity \p Cap above the
+  /// thread's local buffer's), then branches to \p Done.
+  void emitFreeHeapBuffer(llvm::IRBuilderBase &B, llvm::Value *Data,
+                          llvm::Value *Cap, llvm::BasicBlock *Done);
   /// tape->data = Data; tape->capacity = Capacity.
   void setBuffer(llvm::IRBuilderBase &B, llvm::Value *Tape, llvm::Value *Data,
                  llvm::Value *Capacity);

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/RuntimeFunctions.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -46,25 +47,29 @@ Value *RuntimeFunctions::reallocBuffer(IRBuilderBase &B, Value *Tape,
   Function *F = B.GetInsertBlock()->getParent();
   BasicBlock *Copy = BasicBlock::Create(C, "copy", F);
   BasicBlock *Done = BasicBlock::Create(C, "copied", F);
-  BasicBlock *From = B.GetInsertBlock();
   B.CreateCondBr(B.CreateIsNull(New), Done, Copy);
   B.SetInsertPoint(Copy);
   B.CreateMemCpy(New, MaybeAlign(8), Data, MaybeAlign(8), Used);
+  Value *Cap = B.CreateLoad(I64, B.CreateStructGEP(tapeType(), Tape, 2));
+  emitFreeHeapBuffer(B, Data, Cap, Done);
+  B.SetInsertPoint(Done);
+  PHINode *Result = B.CreatePHI(Ptr, 3);
+  for (BasicBlock *Pred : predecessors(Done))
+    Result->addIncoming(New, Pred);
+  return Result;
+}
+
+void RuntimeFunctions::emitFreeHeapBuffer(IRBuilderBase &B, Value *Data,
+                                          Value *Cap, BasicBlock *Done) {
   // The thread's local buffer (capacity at most DeviceLocalTapeBytes) is
   // not the heap's.
-  Value *Cap = B.CreateLoad(I64, B.CreateStructGEP(tapeType(), Tape, 2));
-  BasicBlock *Release = BasicBlock::Create(C, "release", F);
+  Function *F = B.GetInsertBlock()->getParent();
+  BasicBlock *Release = BasicBlock::Create(M.getContext(), "release", F);
   B.CreateCondBr(B.CreateICmpUGT(Cap, B.getInt64(DeviceLocalTapeBytes)),
                  Release, Done);
   B.SetInsertPoint(Release);
   B.CreateCall(free(), {Data});
   B.CreateBr(Done);
-  B.SetInsertPoint(Done);
-  PHINode *Result = B.CreatePHI(Ptr, 2);
-  Result->addIncoming(New, From);
-  Result->addIncoming(New, Copy);
-  Result->addIncoming(New, Release);
-  return Result;
 }
 
 void RuntimeFunctions::setBuffer(IRBuilderBase &B, Value *Tape, Value *Data,
@@ -386,13 +391,8 @@ Function *RuntimeFunctions::tapeFree() {
     // A heap buffer, not the thread's local one (initTape).
     Value *Cap = B.CreateLoad(B.getInt64Ty(), B.CreateStructGEP(TT, Tape, 2));
     B.CreateStore(Constant::getNullValue(TT), Tape);
-    BasicBlock *Release = BasicBlock::Create(C, "release", F);
     BasicBlock *Done = BasicBlock::Create(C, "done", F);
-    B.CreateCondBr(B.CreateICmpUGT(Cap, B.getInt64(DeviceLocalTapeBytes)),
-                   Release, Done);
-    B.SetInsertPoint(Release);
-    B.CreateCall(free(), {Data});
-    B.CreateBr(Done);
+    emitFreeHeapBuffer(B, Data, Cap, Done);
     B.SetInsertPoint(Done);
     B.CreateRetVoid();
     return F;
