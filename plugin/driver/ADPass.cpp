@@ -222,19 +222,32 @@ void resetShadows(IRBuilder<> &B, ArrayRef<GlobalVariable *> Shadows) {
 /// __shared__ variables before the derivative, together, then waits for
 /// all its threads (runtime/DeviceRuntime.cpp). Where f synchronizes the
 /// block, CUDA's rule has every thread of the block call it, so every
-/// thread reaches this barrier too; where it does not, a thread zeroes the
-/// whole shadow alone.
-void zeroBlockSharedShadows(IRBuilder<> &B, ADContext &Ctx, Function &F,
+/// thread reaches this barrier too. Where it does not, no point is known at
+/// which the block's threads could zero the shadow together, and a thread
+/// zeroing it alone could wipe adjoints another thread has already added:
+/// an error.
+void zeroBlockSharedShadows(IRBuilder<> &B, ADContext &Ctx,
+                            const EntryPointCall &EP,
                             ArrayRef<GlobalVariable *> Shadows) {
-  bool Synchronizes = callsBlockBarrier(F);
+  auto IsShared = [](GlobalVariable *S) { return isBlockShared(*S); };
+  if (none_of(Shadows, IsShared))
+    return;
+  if (!callsBlockBarrier(*EP.Fn)) {
+    Ctx.Diag.error(EP.Call,
+                   "'" + demangle(EP.Fn->getName()) +
+                       "' uses __shared__ memory but never synchronizes the "
+                       "block, so the block's threads cannot zero the "
+                       "shadow of that memory together before the derivative",
+                   "call __syncthreads() in it (every thread of the block "
+                   "then calls it, as CUDA requires), or keep per-thread "
+                   "data in local variables");
+    return;
+  }
   for (GlobalVariable *S : Shadows)
-    if (isBlockShared(*S))
+    if (IsShared(S))
       Ctx.Runtime.zeroBlockShared(
-          B, S, S->getDataLayout().getTypeAllocSize(S->getValueType()),
-          /*Cooperatively=*/Synchronizes);
-  if (Synchronizes &&
-      any_of(Shadows, [](GlobalVariable *S) { return isBlockShared(*S); }))
-    Ctx.Runtime.blockBarrier(B);
+          B, S, S->getDataLayout().getTypeAllocSize(S->getValueType()));
+  Ctx.Runtime.blockBarrier(B);
 }
 
 /// The derivative of kind \p Kind an entry point call asks for.
@@ -273,7 +286,7 @@ CallInst *callDerivative(EntryPointCall &EP, ADContext &Ctx, Function *D,
   Args.append(EP.Derivatives);
   if (Seed)
     Args.push_back(Seed);
-  zeroBlockSharedShadows(B, Ctx, *EP.Fn, ResetAfter);
+  zeroBlockSharedShadows(B, Ctx, EP, ResetAfter);
   CallInst *R = B.CreateCall(D, Args);
   resetShadows(B, ResetAfter);
   // An outer derivative may copy this call (nested derivatives): its

@@ -32,8 +32,8 @@ static std::pair<Value *, Value *> linearThreadInBlock(IRBuilderBase &B) {
 }
 
 void RuntimeFunctions::zeroBlockShared(IRBuilderBase &B, Value *Shared,
-                                       uint64_t Bytes, bool Cooperatively) {
-  if (!Cooperatively || !M.getTargetTriple().isNVPTX()) {
+                                       uint64_t Bytes) {
+  if (!M.getTargetTriple().isNVPTX()) {
     B.CreateMemSet(Shared, B.getInt8(0), Bytes, MaybeAlign());
     return;
   }

@@ -101,11 +101,10 @@ public:
                                  llvm::Value *Status);
 
   /// GPU device code (DeviceRuntime.cpp): zeroes \p Bytes of block-shared
-  /// memory at \p Shared, the block's threads each a part of it when
-  /// \p Cooperatively (every thread of the block gets here), else this
-  /// thread all of it.
+  /// memory at \p Shared, the block's threads each a part of it (every
+  /// thread of the block must get here).
   void zeroBlockShared(llvm::IRBuilderBase &B, llvm::Value *Shared,
-                       uint64_t Bytes, bool Cooperatively);
+                       uint64_t Bytes);
   /// A barrier of the block's threads (__syncthreads).
   void blockBarrier(llvm::IRBuilderBase &B);
 
