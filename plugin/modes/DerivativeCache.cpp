@@ -10,6 +10,7 @@
 #include "support/TimeReport.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Module.h"
 
 #define DEBUG_TYPE "ad"
@@ -173,7 +174,7 @@ Function *DerivativeCache::gradientPrimal(Function *F) {
   if (Forwarded)
     ORE.emit([&] {
       return OptimizationRemark("ad", "StoreForwarded", F)
-             << "gradient of '" << ore::NV("Function", F->getName())
+             << "gradient of '" << ore::NV("Function", demangle(F->getName()))
              << "' recomputes " << ore::NV("Loads", Forwarded)
              << " load(s) of values an earlier loop stored from memory "
                 "nothing overwrites, instead of caching them";
@@ -182,7 +183,7 @@ Function *DerivativeCache::gradientPrimal(Function *F) {
     return It->second = Clone;
   ORE.emit([&] {
     OptimizationRemark R("ad", "Versioned", F);
-    R << "gradient of '" << ore::NV("Function", F->getName())
+    R << "gradient of '" << ore::NV("Function", demangle(F->getName()))
       << "' checks at run time (" << ore::NV("Checks", Versions->Checks)
       << " conditions) that no later write changes "
       << ore::NV("Accesses", Versions->Accesses)

@@ -10,6 +10,7 @@
 #include "llvm/ADT/SCCIterator.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -342,7 +343,7 @@ void TapeRecords::remarkTape(unsigned Recomputed) {
       }
     };
     R << (S.Combined ? "gradient" : "split derivative") << " of '"
-      << ore::NV("Function", User.getName()) << "' caches ";
+      << ore::NV("Function", demangle(User.getName())) << "' caches ";
     Describe(Plain);
     if (!Checked.empty()) {
       R << " (where its run-time checks pass: ";

@@ -8,7 +8,10 @@
 // REQUIRES: cuda
 // RUN: %cuda_host_run %s -O2 | FileCheck %s
 // RUN: %cuda_host_run %s -O0 | FileCheck %s
+// RUN: %cuda_host_run %s -O3 | FileCheck %s
 // RUN: %clang_cuda_gpu --cuda-gpu-arch=sm_80 --cuda-gpu-arch=sm_90 -O2 -c %s -o %t.o
+// RUN: %clang_cuda_gpu --cuda-gpu-arch=sm_90 -O3 -c %s -o %t.o
+// RUN: %clang_cuda_gpu --cuda-gpu-arch=sm_80 -O0 -c %s -o %t.o
 // CHECK: ad_shared_reduction: 0 failures
 
 #include "Inputs/check.h"
