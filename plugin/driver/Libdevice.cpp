@@ -137,7 +137,15 @@ PreservedAnalyses KeepLibdeviceCallsPass::run(Module &M,
       continue;
     F.removeFnAttr(Attribute::AlwaysInline);
     F.addFnAttr(Attribute::NoInline);
-    F.addFnAttr(KeptAttr);
+    // Visible outside the module until then, or the pipeline's
+    // interprocedural passes would specialize it (powf(x, 2.5f) becoming
+    // __nv_powf(x) with 2.5 folded in), and the call would no longer be
+    // the function its name says.
+    F.addFnAttr(KeptAttr, F.hasLocalLinkage() ? "local" : "");
+    if (F.hasLocalLinkage()) {
+      F.setLinkage(GlobalValue::ExternalLinkage);
+      F.setVisibility(GlobalValue::HiddenVisibility);
+    }
     Changed = true;
   }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
@@ -151,6 +159,8 @@ bool linkLibdeviceForDerivatives(Module &M, DiagnosticReporter &Diag) {
   SmallVector<Function *, 8> Missing;
   for (Function &F : M) {
     if (F.hasFnAttribute(KeptAttr)) {
+      if (F.getFnAttribute(KeptAttr).getValueAsString() == "local")
+        F.setLinkage(GlobalValue::InternalLinkage);
       F.removeFnAttr(KeptAttr);
       F.removeFnAttr(Attribute::NoInline);
       F.addFnAttr(Attribute::AlwaysInline);

@@ -17,6 +17,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include <cmath>
+#include <tuple>
 
 using namespace llvm;
 
@@ -254,6 +255,15 @@ Value *dFma(IRBuilderBase &B, unsigned I, PrimalAccessor P, Type *Ty) {
     return ConstantFP::get(Ty, 1.0);
   return P(1 - I);
 }
+/// rsqrt(x) = x^(-1/2): -1/2 r^3 from the result.
+Value *dRsqrt(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
+  Value *R = P(Result);
+  return B.CreateFMul(fconst(R, -0.5), B.CreateFMul(R, square(B, R)));
+}
+/// rcp(x) = 1/x: -r^2 from the result.
+Value *dRcp(IRBuilderBase &B, unsigned, PrimalAccessor P, Type *Ty) {
+  return B.CreateFNeg(square(B, P(Result)));
+}
 Value *dZero(IRBuilderBase &, unsigned, PrimalAccessor, Type *) {
   return nullptr;
 }
@@ -332,7 +342,11 @@ const NamedRule Rules[] = {
     {"rint", 1, ReadsNothing, dZero, Intrinsic::rint, Regular},
     {"nearbyint", 1, ReadsNothing, dZero, Intrinsic::nearbyint, Regular},
     {"roundeven", 1, ReadsNothing, dZero, Intrinsic::roundeven, Regular},
+    {"rsqrt", 1, ReadsResult, dRsqrt, Intrinsic::not_intrinsic,
+     Singular}, // 0 (CUDA's rsqrt, rsqrtf)
     // Intrinsic-only rows.
+    {"llvm.rcp", 1, ReadsResult, dRcp, Intrinsic::not_intrinsic,
+     Singular}, // 0 (NVVM's rcp, reached as a synonym)
     {"llvm.fmuladd", 3, ReadsArgs01, dFma, Intrinsic::fmuladd, Regular},
     {"llvm.minimum", 2, ReadsArg0 | ReadsResult, dSelectOne, Intrinsic::minimum,
      Chooses},
@@ -355,31 +369,76 @@ const MathRule InstructionRules[] = {
     {"fneg", 1, ReadsNothing, RecomputeCost::Cheap, dFNeg, Regular},
 };
 
-/// An NVVM intrinsic and the row it shares: an intrinsic ID, or ~i for
-/// InstructionRules[i]. Rounding-mode variants other than round-to-nearest
-/// (rz, rm, rp) have the same partials; only rn ones are listed here, the
-/// ones CUDA's headers and libdevice emit.
+/// An NVVM intrinsic and the row it shares, by the row's name: the same
+/// operation in a rounding mode (rn: what CUDA's headers and libdevice emit;
+/// ftz flushes denormals, which the partials do not see) or, for the
+/// approximations CUDA's fast intrinsics use (__expf, __sinf, __fdividef,
+/// rsqrtf: their results are the program's own arithmetic), the exact
+/// operation's partials.
 struct NVVMSynonym {
   Intrinsic::ID ID;
-  int Same;
+  const char *Row;
 };
 const NVVMSynonym NVVMSynonyms[] = {
-    {Intrinsic::nvvm_fabs, Intrinsic::fabs},
-    {Intrinsic::nvvm_fma_rn_d, Intrinsic::fma},
-    {Intrinsic::nvvm_fma_rn_f, Intrinsic::fma},
-    {Intrinsic::nvvm_sqrt_rn_d, Intrinsic::sqrt},
-    {Intrinsic::nvvm_sqrt_rn_f, Intrinsic::sqrt},
-    {Intrinsic::nvvm_sqrt_f, Intrinsic::sqrt},
-    {Intrinsic::nvvm_fmin_d, Intrinsic::minnum},
-    {Intrinsic::nvvm_fmin_f, Intrinsic::minnum},
-    {Intrinsic::nvvm_fmax_d, Intrinsic::maxnum},
-    {Intrinsic::nvvm_fmax_f, Intrinsic::maxnum},
-    {Intrinsic::nvvm_add_rn_d, ~0},
-    {Intrinsic::nvvm_add_rn_f, ~0},
-    {Intrinsic::nvvm_mul_rn_d, ~2},
-    {Intrinsic::nvvm_mul_rn_f, ~2},
-    {Intrinsic::nvvm_div_rn_d, ~3},
-    {Intrinsic::nvvm_div_rn_f, ~3},
+    {Intrinsic::nvvm_fabs, "fabs"},
+    {Intrinsic::nvvm_fma_rn_d, "fma"},
+    {Intrinsic::nvvm_fma_rn_f, "fma"},
+    {Intrinsic::nvvm_sqrt_rn_d, "sqrt"},
+    {Intrinsic::nvvm_sqrt_rn_f, "sqrt"},
+    {Intrinsic::nvvm_sqrt_f, "sqrt"},
+    {Intrinsic::nvvm_fmin_d, "fmin"},
+    {Intrinsic::nvvm_fmin_f, "fmin"},
+    {Intrinsic::nvvm_fmax_d, "fmax"},
+    {Intrinsic::nvvm_fmax_f, "fmax"},
+    {Intrinsic::nvvm_add_rn_d, "fadd"},
+    {Intrinsic::nvvm_add_rn_f, "fadd"},
+    {Intrinsic::nvvm_mul_rn_d, "fmul"},
+    {Intrinsic::nvvm_mul_rn_f, "fmul"},
+    {Intrinsic::nvvm_div_rn_d, "fdiv"},
+    {Intrinsic::nvvm_div_rn_f, "fdiv"},
+    {Intrinsic::nvvm_div_approx_f, "fdiv"},
+    {Intrinsic::nvvm_div_approx_ftz_f, "fdiv"},
+    {Intrinsic::nvvm_div_full, "fdiv"},
+    {Intrinsic::nvvm_div_full_ftz, "fdiv"},
+    {Intrinsic::nvvm_ex2_approx, "exp2"},
+    {Intrinsic::nvvm_ex2_approx_ftz, "exp2"},
+    {Intrinsic::nvvm_lg2_approx_f, "log2"},
+    {Intrinsic::nvvm_lg2_approx_ftz_f, "log2"},
+    {Intrinsic::nvvm_lg2_approx_d, "log2"},
+    {Intrinsic::nvvm_sin_approx_f, "sin"},
+    {Intrinsic::nvvm_sin_approx_ftz_f, "sin"},
+    {Intrinsic::nvvm_cos_approx_f, "cos"},
+    {Intrinsic::nvvm_cos_approx_ftz_f, "cos"},
+    {Intrinsic::nvvm_rsqrt_approx_f, "rsqrt"},
+    {Intrinsic::nvvm_rsqrt_approx_ftz_f, "rsqrt"},
+    {Intrinsic::nvvm_rsqrt_approx_d, "rsqrt"},
+    {Intrinsic::nvvm_rsqrt_approx_ftz_d, "rsqrt"},
+    {Intrinsic::nvvm_rcp_rn_d, "llvm.rcp"},
+    {Intrinsic::nvvm_rcp_rn_f, "llvm.rcp"},
+    {Intrinsic::nvvm_rcp_approx_ftz_d, "llvm.rcp"},
+    {Intrinsic::nvvm_rcp_approx_ftz_f, "llvm.rcp"},
+};
+
+/// libdevice functions that are an operation of a row under another name:
+/// the fast approximations behind __expf, __sinf, ... (their results are
+/// the program's own arithmetic; the partials are the exact operation's).
+const std::pair<const char *, const char *> LibdeviceSynonyms[] = {
+    {"__nv_fast_expf", "exp"},      {"__nv_fast_exp10f", "exp10"},
+    {"__nv_fast_logf", "log"},      {"__nv_fast_log2f", "log2"},
+    {"__nv_fast_log10f", "log10"},  {"__nv_fast_powf", "pow"},
+    {"__nv_fast_sinf", "sin"},      {"__nv_fast_cosf", "cos"},
+    {"__nv_fast_tanf", "tan"},      {"__nv_fast_tanhf", "tanh"},
+    {"__nv_fast_fdividef", "fdiv"}, {"__nv_fdividef", "fdiv"},
+    {"__nv_frsqrt_rn", "rsqrt"},
+};
+/// ... and the arithmetic in a rounding mode behind __fadd_rn, __dmul_rz,
+/// __frcp_rd, ...: "__nv_" + float form or double form + "_" + mode.
+const std::tuple<const char *, const char *, const char *> RoundedArithmetic[] =
+    {
+        {"fadd", "dadd", "fadd"},     {"fsub", "dsub", "fsub"},
+        {"fmul", "dmul", "fmul"},     {"fdiv", "ddiv", "fdiv"},
+        {"fmaf", "fma", "fma"},       {"fsqrt", "dsqrt", "sqrt"},
+        {"frcp", "drcp", "llvm.rcp"},
 };
 
 struct RuleIndex {
@@ -410,12 +469,23 @@ struct RuleIndex {
       ByName[Powi] = ByIntrinsic[Intrinsic::powi];
     // NVVM intrinsics that are the same operation as a row (what CUDA's
     // intrinsics such as __dmul_rn and libdevice's inlined bodies call).
-    for (auto [ID, Same] : NVVMSynonyms) {
-      if (Same < 0)
-        ByIntrinsic[ID] = InstructionRules[~Same];
-      else
-        ByIntrinsic[ID] = ByIntrinsic[static_cast<Intrinsic::ID>(Same)];
+    StringMap<MathRule> ByRowName;
+    for (const MathRule &Rule : All)
+      ByRowName[Rule.Name] = Rule;
+    for (const MathRule &Rule : InstructionRules)
+      ByRowName[Rule.Name] = Rule;
+    for (auto [ID, Row] : NVVMSynonyms) {
+      assert(ByRowName.count(Row) && "a synonym names no row");
+      ByIntrinsic[ID] = ByRowName[Row];
     }
+    for (auto [Name, Row] : LibdeviceSynonyms) {
+      assert(ByRowName.count(Row) && "a synonym names no row");
+      ByName[Name] = ByRowName[Row];
+    }
+    for (auto [Float, Double, Row] : RoundedArithmetic)
+      for (const char *Mode : {"rn", "rz", "rd", "ru"})
+        for (const char *Form : {Float, Double})
+          ByName[(Twine("__nv_") + Form + "_" + Mode).str()] = ByRowName[Row];
     append_range(All, InstructionRules);
   }
 };
@@ -478,6 +548,13 @@ const MathRule *lookupMathRule(const CallBase &Call) {
   auto It = Idx.ByName.find(F->getName());
   if (It == Idx.ByName.end() || !F->getReturnType()->isFloatingPointTy())
     return nullptr;
+  // The rule reads its differentiable arguments: a function of that name
+  // with fewer (one the optimizer specialized) is not the library's.
+  if (Call.arg_size() < It->second.NumDiffArgs)
+    return nullptr;
+  for (unsigned K = 0; K < It->second.NumDiffArgs; ++K)
+    if (!Call.getArgOperand(K)->getType()->isFPOrFPVectorTy())
+      return nullptr;
   return &It->second;
 }
 
