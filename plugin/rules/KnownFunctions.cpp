@@ -337,6 +337,13 @@ CalleeInfo classifyIntrinsic(const CallBase &Call, Intrinsic::ID ID) {
   case Intrinsic::nvvm_barrier_cta_sync_all:
   case Intrinsic::nvvm_barrier_cta_sync_aligned_count:
   case Intrinsic::nvvm_barrier_cta_sync_count:
+  // __syncthreads_and/_or/_count: a barrier that also reduces a predicate.
+  case Intrinsic::nvvm_barrier_cta_red_and_aligned_all:
+  case Intrinsic::nvvm_barrier_cta_red_or_aligned_all:
+  case Intrinsic::nvvm_barrier_cta_red_popc_aligned_all:
+  case Intrinsic::nvvm_barrier_cta_red_and_all:
+  case Intrinsic::nvvm_barrier_cta_red_or_all:
+  case Intrinsic::nvvm_barrier_cta_red_popc_all:
     return {CalleeKind::Barrier};
   case Intrinsic::nvvm_shfl_sync_idx_f32:
   case Intrinsic::nvvm_shfl_sync_up_f32:
