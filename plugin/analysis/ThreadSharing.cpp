@@ -1,12 +1,12 @@
 //===- ThreadSharing.cpp - Which memory other GPU threads may also update
 //---===//
 #include "analysis/ThreadSharing.h"
+#include "rules/KnownFunctions.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/MemoryBuiltins.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
@@ -14,11 +14,6 @@
 using namespace llvm;
 
 namespace ad {
-
-bool isParallelDeviceCode(const Module &M) {
-  const Triple &T = M.getTargetTriple();
-  return T.isNVPTX() || T.isAMDGPU();
-}
 
 /// NVPTX's special registers (threadIdx.x, ...).
 static bool isRegister(const Value *V, Intrinsic::ID ID) {
@@ -143,22 +138,6 @@ bool isBlockShared(const GlobalVariable &GV) {
   return isParallelDeviceCode(*GV.getParent()) && GV.getAddressSpace() == 3;
 }
 
-static bool isBlockBarrier(const Function &F) {
-  switch (F.getIntrinsicID()) {
-  case Intrinsic::nvvm_barrier_cta_sync_aligned_all:
-  case Intrinsic::nvvm_barrier_cta_sync_all:
-  case Intrinsic::nvvm_barrier_cta_sync_aligned_count:
-  case Intrinsic::nvvm_barrier_cta_sync_count:
-  case Intrinsic::nvvm_barrier_cta_red_and_aligned_all:
-  case Intrinsic::nvvm_barrier_cta_red_or_aligned_all:
-  case Intrinsic::nvvm_barrier_cta_red_popc_aligned_all:
-  case Intrinsic::amdgcn_s_barrier:
-    return true;
-  default:
-    return false;
-  }
-}
-
 bool callsBlockBarrier(const Function &F) {
   SmallPtrSet<const Function *, 8> Seen{&F};
   SmallVector<const Function *, 8> Work{&F};
@@ -167,7 +146,8 @@ bool callsBlockBarrier(const Function &F) {
     for (const Instruction &I : instructions(*G))
       if (const auto *Call = dyn_cast<CallBase>(&I))
         if (const Function *Callee = Call->getCalledFunction()) {
-          if (isBlockBarrier(*Callee))
+          // The row that mirrors __syncthreads in the reverse sweep.
+          if (classifyCallee(*Call).Kind == CalleeKind::Barrier)
             return true;
           if (!Callee->isDeclaration() && Seen.insert(Callee).second)
             Work.push_back(Callee);

@@ -13,6 +13,7 @@
 #ifndef AD_ANALYSIS_THREADSHARING_H
 #define AD_ANALYSIS_THREADSHARING_H
 
+#include "core/IRHelpers.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include <cstdint>
 
@@ -24,9 +25,6 @@ class Value;
 } // namespace llvm
 
 namespace ad {
-
-/// Whether \p M is device code in which threads run derivatives side by side.
-bool isParallelDeviceCode(const llvm::Module &M);
 
 /// The pointer arguments of a device function whose every access is at the
 /// global thread index (p[blockIdx.x * blockDim.x + threadIdx.x]), among

@@ -2,6 +2,7 @@
 //--------------===//
 #include "core/IRHelpers.h"
 #include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
 
@@ -132,6 +133,11 @@ Constant *onesOf(Type *T) {
     return ConstantArray::get(AT, Elts);
   }
   return Constant::getNullValue(T);
+}
+
+bool isParallelDeviceCode(const Module &M) {
+  const Triple &T = M.getTargetTriple();
+  return T.isNVPTX() || T.isAMDGPU();
 }
 
 void accumulateIntoSlot(IRBuilderBase &B, Value *Slot, Value *Delta) {

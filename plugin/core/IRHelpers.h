@@ -44,6 +44,10 @@ bool isZeroDerivative(const llvm::Value *V);
 /// The all-ones seed of a differentiable type (1.0 in every FP leaf).
 llvm::Constant *onesOf(llvm::Type *T);
 
+/// Whether \p M is GPU device code (NVPTX, AMDGPU), where every thread runs
+/// its own derivative side by side and the C library has no realloc.
+bool isParallelDeviceCode(const llvm::Module &M);
+
 /// Accumulates \p Delta into the slot \p Slot (an alloca of Delta's type).
 void accumulateIntoSlot(llvm::IRBuilderBase &B, llvm::Value *Slot,
                         llvm::Value *Delta);

@@ -11,6 +11,7 @@
 // releases the buffer as before. See RuntimeFunctions.h and docs/OPTIONS.md.
 //
 //===----------------------------------------------------------------------===//
+#include "core/IRHelpers.h"
 #include "runtime/RuntimeFunctions.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/IRBuilder.h"
@@ -95,10 +96,7 @@ void RuntimeFunctions::initTape(IRBuilderBase &B, Value *Tape) {
   B.CreateStore(Init, Tape);
 }
 
-bool RuntimeFunctions::onGPU() const {
-  const Triple &T = M.getTargetTriple();
-  return T.isNVPTX() || T.isAMDGPU();
-}
+bool RuntimeFunctions::onGPU() const { return isParallelDeviceCode(M); }
 
 void RuntimeFunctions::emitAbort(IRBuilderBase &B) {
   if (onGPU())
