@@ -140,6 +140,18 @@ bool isParallelDeviceCode(const Module &M) {
   return T.isNVPTX() || T.isAMDGPU();
 }
 
+SmallVector<Instruction *, 8> instructionsUsing(const Value &V) {
+  SmallVector<const User *, 8> Work(V.users());
+  SmallVector<Instruction *, 8> Found;
+  for (size_t I = 0; I < Work.size(); ++I) {
+    if (auto *Inst = dyn_cast<Instruction>(Work[I]))
+      Found.push_back(const_cast<Instruction *>(Inst));
+    else if (isa<ConstantExpr>(Work[I]))
+      append_range(Work, Work[I]->users());
+  }
+  return Found;
+}
+
 void accumulateIntoSlot(IRBuilderBase &B, Value *Slot, Value *Delta) {
   Value *Old = B.CreateLoad(Delta->getType(), Slot);
   B.CreateStore(addDerivatives(B, Old, Delta), Slot);

@@ -48,6 +48,12 @@ llvm::Constant *onesOf(llvm::Type *T);
 /// its own derivative side by side and the C library has no realloc.
 bool isParallelDeviceCode(const llvm::Module &M);
 
+/// The instructions that use \p V, directly or through constant
+/// expressions (device code reaches a __device__ or __shared__ variable
+/// through an address-space cast of it), in use-list order.
+llvm::SmallVector<llvm::Instruction *, 8>
+instructionsUsing(const llvm::Value &V);
+
 /// Accumulates \p Delta into the slot \p Slot (an alloca of Delta's type).
 void accumulateIntoSlot(llvm::IRBuilderBase &B, llvm::Value *Slot,
                         llvm::Value *Delta);

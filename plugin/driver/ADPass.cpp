@@ -392,11 +392,7 @@ void eraseDeadMarkers(Module &M) {
       continue;
     // In device code the loads go through an address-space cast of the
     // global (CUDA's __device__ variables live in the global space).
-    SmallVector<User *, 8> Users(GV->users());
-    for (size_t I = 0; I < Users.size(); ++I)
-      if (auto *CE = dyn_cast<ConstantExpr>(Users[I]))
-        append_range(Users, CE->users());
-    for (User *U : Users)
+    for (Instruction *U : instructionsUsing(*GV))
       if (auto *LI = dyn_cast<LoadInst>(U); LI && LI->use_empty())
         LI->eraseFromParent();
     GV->removeDeadConstantUsers();

@@ -614,20 +614,6 @@ void MutableGlobals::findUnreadWrites(const DenseSet<GlobalVariable *> &All) {
   }
 }
 
-/// An instruction that uses \p G, directly or through constant
-/// expressions (device code reaches __shared__ variables through an
-/// address-space cast).
-static const Instruction *firstInstructionUsing(const GlobalVariable &G) {
-  SmallVector<const User *, 8> Work(G.users());
-  for (size_t I = 0; I < Work.size(); ++I) {
-    if (auto *Inst = dyn_cast<Instruction>(Work[I]))
-      return Inst;
-    if (isa<ConstantExpr>(Work[I]))
-      append_range(Work, Work[I]->users());
-  }
-  return nullptr;
-}
-
 void MutableGlobals::check(ArrayRef<DifferentiatedRoot> Roots) {
   DenseSet<std::pair<const Instruction *, GlobalVariable *>> Reported;
   for (const DifferentiatedRoot &R : Roots) {
@@ -675,8 +661,9 @@ void MutableGlobals::check(ArrayRef<DifferentiatedRoot> Roots) {
       // launch; a shadow of its declared size (none) would overlap it.
       if (isBlockShared(*G) &&
           Ctx.M.getDataLayout().getTypeAllocSize(G->getValueType()) == 0) {
-        if (const Instruction *At = firstInstructionUsing(*G))
-          Report(At, G,
+        SmallVector<Instruction *, 8> Uses = instructionsUsing(*G);
+        if (!Uses.empty())
+          Report(Uses.front(), G,
                  "dynamic shared memory ('extern __shared__ " +
                      demangle(G->getName()) +
                      "[]') in a differentiated function: its size is known "
