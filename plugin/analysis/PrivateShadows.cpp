@@ -1,11 +1,13 @@
 //===- PrivateShadows.cpp - Shadows a region's threads may keep apart -----===//
 #include "analysis/PrivateShadows.h"
 #include "core/ParallelRegionCalls.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 
 using namespace llvm;
@@ -31,15 +33,96 @@ static bool isEntryValue(const Value *V) {
   return Arg && !L->isVolatile() && onlyLoadedFrom(*Arg);
 }
 
+/// The value stored to \p Slot last before \p Call, in Call's block.
+static Value *storedBefore(Value *Slot, Instruction *Call) {
+  for (Instruction *I = Call->getPrevNode(); I; I = I->getPrevNode())
+    if (auto *St = dyn_cast<StoreInst>(I);
+        St && St->getPointerOperand() == Slot)
+      return St->getValueOperand();
+  return nullptr;
+}
+
+/// If \p AR is the index of a worksharing loop (it starts at the lower
+/// bound libomp wrote for the thread, and counts up by one), the first and
+/// last index of the whole loop, over all threads: what the region stored
+/// for libomp before __kmpc_for_static_init, or passed to
+/// __kmpc_dispatch_init.
+static std::optional<std::pair<Value *, Value *>>
+worksharingRange(const SCEVAddRecExpr &AR, ScalarEvolution &SE) {
+  const SCEV *Start = AR.getStart();
+  while (auto *Cast = dyn_cast<SCEVCastExpr>(Start))
+    Start = Cast->getOperand(0);
+  auto *U = dyn_cast<SCEVUnknown>(Start);
+  auto *Lower = U ? dyn_cast<LoadInst>(U->getValue()) : nullptr;
+  if (!Lower || !AR.getStepRecurrence(SE)->isOne())
+    return std::nullopt;
+  Value *Slot = Lower->getPointerOperand();
+  for (User *User : Slot->users()) {
+    auto *Call = dyn_cast<CallInst>(User);
+    Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+    if (!Callee)
+      continue;
+    StringRef Name = Callee->getName();
+    if (Name.starts_with("__kmpc_for_static_init_") &&
+        Call->getArgOperand(4) == Slot) {
+      Value *First = storedBefore(Slot, Call);
+      Value *Last = storedBefore(Call->getArgOperand(5), Call);
+      if (First && Last)
+        return std::make_pair(First, Last);
+    }
+    if (Name.starts_with("__kmpc_dispatch_next_") &&
+        Call->getArgOperand(3) == Slot) {
+      // The region's one dynamic loop: its bounds went to dispatch_init.
+      CallInst *Init = nullptr;
+      for (Instruction &I : instructions(*Call->getFunction()))
+        if (auto *C = dyn_cast<CallInst>(&I);
+            C && C->getCalledFunction() &&
+            C->getCalledFunction()->getName().starts_with(
+                "__kmpc_dispatch_init_")) {
+          if (Init)
+            return std::nullopt;
+          Init = C;
+        }
+      if (Init)
+        return std::make_pair(Init->getArgOperand(3), Init->getArgOperand(4));
+    }
+  }
+  return std::nullopt;
+}
+
 /// The least (or greatest, \p Upper) value \p S takes over every
 /// iteration of the loops it recurs in, over entry values; nullptr when
 /// that cannot be told.
+constexpr unsigned MaxBoundSize = 96;
+
+using BoundCache = DenseMap<std::pair<const SCEV *, unsigned>, const SCEV *>;
+
+static const SCEV *boundOnce(const SCEV *S, bool Upper, ScalarEvolution &SE,
+                             const Loop *Inner, BoundCache &Cache,
+                             unsigned Depth);
+
 static const SCEV *bound(const SCEV *S, bool Upper, ScalarEvolution &SE,
-                         const Loop *Inner, unsigned Depth = 0) {
-  if (Depth > 12)
+                         const Loop *Inner, BoundCache &Cache,
+                         unsigned Depth = 0) {
+  if (Depth > 32)
     return nullptr;
+  auto [It, New] = Cache.try_emplace({S, unsigned(Upper)}, nullptr);
+  if (!New)
+    return It->second;
+  const SCEV *B = boundOnce(S, Upper, SE, Inner, Cache, Depth);
+  // Interval products of sums grow a bound's expression geometrically; a
+  // bound that large is no use (and costs scalar evolution its stack).
+  if (B && B->getExpressionSize() > MaxBoundSize)
+    B = nullptr;
+  Cache[{S, unsigned(Upper)}] = B;
+  return B;
+}
+
+static const SCEV *boundOnce(const SCEV *S, bool Upper, ScalarEvolution &SE,
+                             const Loop *Inner, BoundCache &Cache,
+                             unsigned Depth) {
   auto Bound = [&](const SCEV *X, bool U) {
-    return bound(X, U, SE, Inner, Depth + 1);
+    return bound(X, U, SE, Inner, Cache, Depth + 1);
   };
   // Signs as the loop around the load knows them: the load runs only where
   // the guards of its loop held (its trip counts positive, say).
@@ -53,11 +136,41 @@ static const SCEV *bound(const SCEV *S, bool Upper, ScalarEvolution &SE,
   };
   if (isa<SCEVConstant>(S))
     return S;
-  if (auto *U = dyn_cast<SCEVUnknown>(S))
-    return isEntryValue(U->getValue()) ? S : nullptr;
+  if (auto *U = dyn_cast<SCEVUnknown>(S)) {
+    if (isEntryValue(U->getValue()))
+      return S;
+    // A quotient or remainder of a non-negative value by a positive one the
+    // loops do not change (a collapsed loop's indices).
+    auto *Op = dyn_cast<BinaryOperator>(U->getValue());
+    if (!Op)
+      return nullptr;
+    unsigned Opcode = Op->getOpcode();
+    if (Opcode != Instruction::SDiv && Opcode != Instruction::UDiv &&
+        Opcode != Instruction::SRem && Opcode != Instruction::URem)
+      return nullptr;
+    const SCEV *X = SE.getSCEV(Op->getOperand(0));
+    const SCEV *Y = SE.getSCEV(Op->getOperand(1));
+    const SCEV *XLo = Bound(X, false), *YLo = Bound(Y, false);
+    if (!XLo || !YLo || YLo != Bound(Y, true) || !NonNegative(XLo) ||
+        !NonNegative(SE.getMinusSCEV(YLo, SE.getOne(YLo->getType()))))
+      return nullptr;
+    if (Opcode == Instruction::SRem || Opcode == Instruction::URem)
+      return Upper ? SE.getMinusSCEV(YLo, SE.getOne(YLo->getType()))
+                   : SE.getZero(S->getType());
+    const SCEV *XB = Upper ? Bound(X, true) : XLo;
+    return XB ? SE.getUDivExpr(XB, YLo) : nullptr;
+  }
   if (auto *AR = dyn_cast<SCEVAddRecExpr>(S)) {
     if (!AR->isAffine())
       return nullptr;
+    // A worksharing loop: its iterations, over all threads, are the ones
+    // the region hands to libomp.
+    if (std::optional<std::pair<Value *, Value *>> Range =
+            worksharingRange(*AR, SE)) {
+      const SCEV *End = SE.getTruncateOrSignExtend(
+          SE.getSCEV(Upper ? Range->second : Range->first), AR->getType());
+      return Bound(End, Upper);
+    }
     const SCEV *Step = AR->getStepRecurrence(SE);
     const SCEV *Taken = SE.getBackedgeTakenCount(AR->getLoop());
     // Both ends must be reached: a trip count that varies with an outer
@@ -90,13 +203,39 @@ static const SCEV *bound(const SCEV *S, bool Upper, ScalarEvolution &SE,
     return SE.getAddExpr(Ops);
   }
   if (auto *Mul = dyn_cast<SCEVMulExpr>(S)) {
-    // c * X: a constant factor keeps or flips the bound.
-    auto *C = dyn_cast<SCEVConstant>(Mul->getOperand(0));
-    if (!C || Mul->getNumOperands() != 2)
-      return nullptr;
-    const SCEV *B =
-        Bound(Mul->getOperand(1), Upper != C->getAPInt().isNegative());
-    return B ? SE.getMulExpr(C, B) : nullptr;
+    // Interval products, factor by factor.
+    const SCEV *Lo = SE.getOne(S->getType()), *Hi = Lo;
+    for (const SCEV *Op : Mul->operands()) {
+      const SCEV *OpLo = Bound(Op, false), *OpHi = Bound(Op, true);
+      if (!OpLo || !OpHi)
+        return nullptr;
+      if (OpLo == OpHi && Lo == Hi) {
+        Lo = Hi = SE.getMulExpr(Lo, OpLo);
+        continue;
+      }
+      // One side the loops do not change, of known sign: scale the other.
+      const SCEV *Fixed = OpLo == OpHi ? OpLo : Lo == Hi ? Lo : nullptr;
+      if (Fixed && (NonNegative(Fixed) || NonPositive(Fixed))) {
+        const SCEV *RangeLo = Fixed == OpLo ? Lo : OpLo;
+        const SCEV *RangeHi = Fixed == OpLo ? Hi : OpHi;
+        if (NonPositive(Fixed) && !Fixed->isZero())
+          std::swap(RangeLo, RangeHi);
+        Lo = SE.getMulExpr(RangeLo, Fixed);
+        Hi = SE.getMulExpr(RangeHi, Fixed);
+        continue;
+      }
+      // Both vary: a product of non-negative ranges only.
+      if (!NonNegative(Lo) || !NonNegative(OpLo))
+        return nullptr;
+      Lo = SE.getMulExpr(Lo, OpLo);
+      Hi = SE.getMulExpr(Hi, OpHi);
+    }
+    return Upper ? Hi : Lo;
+  }
+  if (auto *Trunc = dyn_cast<SCEVTruncateExpr>(S)) {
+    // Exact while the value fits, which an index that addresses memory does.
+    const SCEV *B = Bound(Trunc->getOperand(), Upper);
+    return B ? SE.getTruncateExpr(B, S->getType()) : nullptr;
   }
   if (auto *Ext = dyn_cast<SCEVSignExtendExpr>(S)) {
     const SCEV *B = Bound(Ext->getOperand(), Upper);
@@ -219,41 +358,56 @@ static bool collectLoads(const Value *Base, SmallVectorImpl<LoadInst *> &Out) {
   return true;
 }
 
+/// The range the region loads from through pointer \p Base, merged into
+/// \p P; false if it cannot be told.
+static bool addRange(std::optional<PrivateShadow> &P, const Value *Base,
+                     const Argument &Arg, bool Direct, ScalarEvolution &SE,
+                     LoopInfo &LI) {
+  SmallVector<LoadInst *, 8> Loads;
+  if (!Base->getType()->isPointerTy() || !isEntryValue(Base) ||
+      !collectLoads(Base, Loads))
+    return false;
+  for (LoadInst *L : Loads) {
+    const SCEV *Address = SE.getSCEV(L->getPointerOperand());
+    if (SE.getPointerBase(Address) != SE.getSCEV(const_cast<Value *>(Base)))
+      return false;
+    const SCEV *Offset = SE.removePointerBase(Address);
+    const Loop *Inner = LI.getLoopFor(L->getParent());
+    BoundCache Cache;
+    const SCEV *Lo = bound(Offset, false, SE, Inner, Cache),
+               *Hi = bound(Offset, true, SE, Inner, Cache);
+    Type *Element = L->getType()->getScalarType();
+    if (!Lo || !Hi || !emittable(Lo) || !emittable(Hi) ||
+        (P && P->Element != Element))
+      return false;
+    Hi = SE.getAddExpr(
+        Hi, SE.getConstant(Hi->getType(),
+                           L->getDataLayout().getTypeStoreSize(L->getType())));
+    if (!P)
+      P = PrivateShadow{Arg.getArgNo(), Direct, Lo, Hi, Element};
+    else
+      P->Low = SE.getSMinExpr(P->Low, Lo),
+      P->High = SE.getSMaxExpr(P->High, Hi);
+  }
+  return true;
+}
+
 /// The range parameter \p Arg's captured pointer is loaded from, if it
 /// qualifies (PrivateShadows.h).
 static std::optional<PrivateShadow>
 privateShadowOf(Argument &Arg, ScalarEvolution &SE, LoopInfo &LI) {
-  if (!Arg.getType()->isPointerTy() || !onlyLoadedFrom(Arg))
+  if (!Arg.getType()->isPointerTy() || Arg.use_empty())
     return std::nullopt;
   std::optional<PrivateShadow> P;
-  for (User *U : Arg.users()) {
-    auto *Base = cast<LoadInst>(U);
-    SmallVector<LoadInst *, 8> Loads;
-    if (!Base->getType()->isPointerTy() || !isEntryValue(Base) ||
-        !collectLoads(Base, Loads))
+  // The pointer itself (passed by value), or the variable that holds it.
+  bool Direct = !onlyLoadedFrom(Arg) || any_of(Arg.users(), [](const User *U) {
+    return !U->getType()->isPointerTy();
+  });
+  if (Direct)
+    return addRange(P, &Arg, Arg, true, SE, LI) ? P : std::nullopt;
+  for (User *U : Arg.users())
+    if (!addRange(P, U, Arg, false, SE, LI))
       return std::nullopt;
-    for (LoadInst *L : Loads) {
-      const SCEV *Address = SE.getSCEV(L->getPointerOperand());
-      if (SE.getPointerBase(Address) != SE.getSCEV(Base))
-        return std::nullopt;
-      const SCEV *Offset = SE.removePointerBase(Address);
-      const Loop *Inner = LI.getLoopFor(L->getParent());
-      const SCEV *Lo = bound(Offset, false, SE, Inner),
-                 *Hi = bound(Offset, true, SE, Inner);
-      Type *Element = L->getType()->getScalarType();
-      if (!Lo || !Hi || !emittable(Lo) || !emittable(Hi) ||
-          (P && P->Element != Element))
-        return std::nullopt;
-      Hi = SE.getAddExpr(
-          Hi, SE.getConstant(Hi->getType(), L->getDataLayout().getTypeStoreSize(
-                                                L->getType())));
-      if (!P)
-        P = PrivateShadow{Arg.getArgNo(), Lo, Hi, Element};
-      else
-        P->Low = SE.getSMinExpr(P->Low, Lo),
-        P->High = SE.getSMaxExpr(P->High, Hi);
-    }
-  }
   return P;
 }
 

@@ -38,8 +38,10 @@ namespace ad {
 
 /// One captured pointer whose shadow each thread may keep privately.
 struct PrivateShadow {
-  /// The region body's parameter that points to the captured pointer.
+  /// The region body's parameter: the captured pointer itself (Direct), or
+  /// a pointer to the captured variable that holds it.
   unsigned Arg;
+  bool Direct;
   /// Bytes from the captured pointer: the region loads within [Low, High).
   const llvm::SCEV *Low, *High;
   /// The floating-point type it loads.

@@ -92,10 +92,13 @@ ThreadOwnedArguments::ThreadOwnedArguments(const Function &F, uint64_t Vouched,
                                            bool InTeam, uint64_t Private)
     : InTeam(InTeam) {
   for (const Argument &Arg : F.args())
-    if (Arg.getArgNo() < 64 && (Private >> Arg.getArgNo() & 1))
+    if (Arg.getArgNo() < 64 && (Private >> Arg.getArgNo() & 1)) {
+      // The pointer itself, or loads of it from the variable holding it.
+      collectLoadsThrough(&Arg, OwnedAccesses);
       for (const User *U : Arg.users())
-        if (isa<LoadInst>(U))
+        if (isa<LoadInst>(U) && U->getType()->isPointerTy())
           collectLoadsThrough(U, OwnedAccesses);
+    }
   for (const Argument &Arg : F.args()) {
     if (Arg.getArgNo() >= 64 || !(Vouched >> Arg.getArgNo() & 1))
       continue;

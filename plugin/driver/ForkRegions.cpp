@@ -17,7 +17,7 @@ namespace ad {
 namespace {
 
 /// A team's table of tapes: a header { i64 threads, i64 capacity }, for
-/// each private shadow { ptr shadow slot, i64 low, i64 bytes }; then for
+/// each private shadow { ptr shadow, i64 low, i64 bytes }; then for
 /// each thread its tape and, for each private shadow, { ptr slot, ptr
 /// buffer } (analysis/PrivateShadows.h): the slot, which the thread's
 /// forward sweep reads as the captured pointer's shadow, holds
@@ -167,9 +167,11 @@ void RegionForker::makePrivateShadows(IRBuilderBase &B, Value *Table,
     Value *Buffer = B.CreateCall(Runtime.calloc(), {B.getInt64(1), Bytes},
                                  "ad.omp.private");
     Value *Slot = at(B, Area, Layout.privateSlot(P));
-    B.CreateStore(B.CreateGEP(B.getInt8Ty(), Buffer, B.CreateNeg(Low)), Slot);
+    Value *Shifted = B.CreateGEP(B.getInt8Ty(), Buffer, B.CreateNeg(Low));
+    B.CreateStore(Shifted, Slot);
     B.CreateStore(Buffer, at(B, Slot, 8));
-    Args[shadowIndex(Shadows, Private.Arg)] = Slot;
+    // The shadow of the pointer itself, or of the variable holding it.
+    Args[shadowIndex(Shadows, Private.Arg)] = Private.Direct ? Shifted : Slot;
   }
 }
 
@@ -187,7 +189,7 @@ void RegionForker::sumPrivateShadows(IRBuilderBase &B, Value *Table,
   Value *T = B.CreateZExt(Thread, B.getInt64Ty());
   for (auto [P, Private] : enumerate(Layout.Privates)) {
     Value *Header = at(B, Table, Layout.privateHeader(P));
-    Value *Shadow = B.CreateLoad(Omp.Ptr, B.CreateLoad(Omp.Ptr, Header));
+    Value *Shadow = B.CreateLoad(Omp.Ptr, Header);
     Value *Low = B.CreateLoad(B.getInt64Ty(), at(B, Header, 8));
     Value *Bytes = B.CreateLoad(B.getInt64Ty(), at(B, Header, 16));
     uint64_t Size = M.getDataLayout().getTypeStoreSize(Private.Element);
@@ -216,6 +218,15 @@ void RegionForker::abortUnless(IRBuilderBase &B, Value *Ok) {
   BasicBlock *Fail = BasicBlock::Create(M.getContext(), "ad.omp.fail", F);
   B.CreateCondBr(Ok, Go, Fail);
   B.SetInsertPoint(Fail);
+  // Say why before aborting: the likely cause is the user's setting.
+  static constexpr char Why[] =
+      "ADPlugin: the reverse sweep of an OpenMP region needs a team of the "
+      "size its forward sweep had, and libomp gave another (OMP_DYNAMIC=true "
+      "or a thread limit?); run with OMP_DYNAMIC=false\n";
+  B.CreateCall(M.getOrInsertFunction("write", B.getInt64Ty(), B.getInt32Ty(),
+                                     Omp.Ptr, B.getInt64Ty()),
+               {B.getInt32(2), B.CreateGlobalString(Why, "ad.omp.why"),
+                B.getInt64(sizeof(Why) - 1)});
   Runtime.emitAbort(B);
   B.SetInsertPoint(Go);
 }
@@ -289,14 +300,6 @@ void RegionForker::fork(CallBase &Call) {
   Function &Callee = *Call.getCalledFunction();
   IRBuilder<> B(&Call);
   LLVMContext &C = M.getContext();
-  if (Role == RegionRole::Primal) {
-    SmallVector<Value *, 8> Args{
-        Loc, B.getInt32(Call.arg_size() - RegionThreadIdParams), &Callee};
-    Args.append(Call.arg_begin() + RegionThreadIdParams, Call.arg_end());
-    B.CreateCall(Omp.fork(), Args);
-    Call.eraseFromParent();
-    return;
-  }
   bool Taped = Role == RegionRole::Augmented || Role == RegionRole::Adjoint;
   unsigned First = Role == RegionRole::Adjoint ? 0 : RegionThreadIdParams;
   unsigned End = Call.arg_size() - (Taped ? 1 : 0);
@@ -323,8 +326,12 @@ void RegionForker::fork(CallBase &Call) {
       Value *Header = at(B, Table, Layout.privateHeader(P));
       Value *Low = emitPrivateShadowBound(Private.Low, B, Primals);
       Value *High = emitPrivateShadowBound(Private.High, B, Primals);
-      B.CreateStore(Call.getArgOperand(shadowIndex(Shadows, Private.Arg)),
-                    Header);
+      // The shadow the buffers are summed into (it holds still during the
+      // region: the region only reads the captured variable).
+      Value *Shadow = Call.getArgOperand(shadowIndex(Shadows, Private.Arg));
+      if (!Private.Direct)
+        Shadow = B.CreateLoad(Omp.Ptr, Shadow);
+      B.CreateStore(Shadow, Header);
       B.CreateStore(Low, at(B, Header, 8));
       B.CreateStore(B.CreateSub(High, Low), at(B, Header, 16));
     }

@@ -9,6 +9,7 @@
 #include "modes/PrimalInReverse.h"
 #include "analysis/MemoryEffects.h"
 #include "core/IRHelpers.h"
+#include "core/ParallelRegionCalls.h"
 #include "core/PrimalMarks.h"
 #include "modes/ConstantShadows.h"
 #include "modes/ReverseControlFlow.h"
@@ -214,7 +215,15 @@ std::pair<uint64_t, uint64_t> PrimalInReverse::keptArguments(CallBase &I) {
     if (K >= 64 || !U->getType()->isPointerTy())
       continue;
     MemoryLocation Loc = MemoryLocation::getBeforeOrAfter(U);
-    if (mayWrite(AAR, &I, Loc))
+    // A parallel region's body reads through its noalias readonly pointers
+    // only (primal/ParallelRegions.cpp); alias analysis, which sees the
+    // body's libomp calls, cannot tell.
+    const Function *Callee = I.getCalledFunction();
+    bool RegionReads = isParallelRegionCall(I) && Callee &&
+                       K < Callee->arg_size() &&
+                       Callee->getArg(K)->hasNoAliasAttr() &&
+                       Callee->getArg(K)->onlyReadsMemory();
+    if (!RegionReads && mayWrite(AAR, &I, Loc))
       continue;
     Unwritten |= uint64_t(1) << K;
     // Memory that lives until this derivative's reverse sweep runs the
@@ -232,8 +241,9 @@ std::pair<uint64_t, uint64_t> PrimalInReverse::keptArguments(CallBase &I) {
       Lives = S.Combined;
     // ... and that no instruction of this function writes, the call itself
     // included (in a loop its next execution comes before the adjoint).
-    if (Lives && none_of(writers(),
-                         [&](Instruction *W) { return mayWrite(AAR, W, Loc); }))
+    if (Lives && none_of(writers(), [&](Instruction *W) {
+          return !(RegionReads && W == &I) && mayWrite(AAR, W, Loc);
+        }))
       Kept |= uint64_t(1) << K;
   }
   return {Kept, Unwritten};

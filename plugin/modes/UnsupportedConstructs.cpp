@@ -123,7 +123,9 @@ static const CallBase *firstOpenMPTask(const Function &F) {
               Name.starts_with("__kmpc_taskgroup") ||
               Name.starts_with("__kmpc_doacross") ||
               Name == "__kmpc_fork_teams" || Name == "__kmpc_fork_call" ||
-              Name == "__kmpc_fork_call_if")
+              Name == "__kmpc_fork_call_if" ||
+              Name.starts_with("omp_set_") && Name.ends_with("lock") ||
+              Name.starts_with("omp_test_") && Name.ends_with("lock"))
             return Call;
         }
   return nullptr;
@@ -134,7 +136,20 @@ bool checkSupportedConstructs(ADContext &Ctx, const ActivityAnalysis &AA,
   if (const CallBase *Call = firstOpenMPTask(F)) {
     StringRef Name = Call->getCalledFunction()->getName();
     bool Task = !Name.starts_with("__kmpc_fork") &&
-                !Name.starts_with("__kmpc_doacross");
+                !Name.starts_with("__kmpc_doacross") &&
+                !Name.starts_with("omp_");
+    if (Name.starts_with("omp_")) {
+      // A lock's sections need the reverse order of their runs, which the
+      // plugin keeps for critical sections (tickets under a named lock) but
+      // not for locks the program passes around.
+      Ctx.Diag.error(Call,
+                     "OpenMP locks (omp_set_lock and the like) are not "
+                     "differentiated: the reverse sweep would update the "
+                     "adjoints they guard without them",
+                     "use a critical section (#pragma omp critical) or an "
+                     "atomic update instead");
+      return false;
+    }
     Ctx.Diag.error(Call,
                    Task ? Twine("OpenMP tasks (task, taskloop, taskgroup) are "
                                 "not differentiated: libomp runs a task in "

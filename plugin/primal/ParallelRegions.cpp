@@ -3,11 +3,13 @@
 #include "core/ParallelRegionCalls.h"
 #include "runtime/RuntimeFunctions.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/IR/AttributeMask.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
@@ -19,18 +21,155 @@ static StringRef calleeName(const CallInst &Call) {
   return F ? F->getName() : StringRef();
 }
 
+/// Whether every use of \p Arg is a load of type \p T from it.
+static bool onlyLoadedAs(const Argument &Arg, Type *T) {
+  return all_of(Arg.users(), [&](const User *U) {
+    auto *L = dyn_cast<LoadInst>(U);
+    return L && L->getPointerOperand() == &Arg && L->getType() == T &&
+           !L->isVolatile();
+  });
+}
+
+/// The value that stack slot \p Slot, which \p Fork passes to its region,
+/// holds all through the region: the slot's one store, before the fork,
+/// when nothing else writes the slot (the regions it is passed to only read
+/// it). Null otherwise.
+static Value *valueForRegion(Value *Slot, CallInst &Fork, DominatorTree &DT) {
+  auto *AI = dyn_cast<AllocaInst>(Slot);
+  if (!AI)
+    return nullptr;
+  StoreInst *Only = nullptr;
+  for (User *U : AI->users()) {
+    if (auto *S = dyn_cast<StoreInst>(U)) {
+      if (S->getPointerOperand() != AI || Only || S->isVolatile())
+        return nullptr;
+      Only = S;
+      continue;
+    }
+    if (isa<LoadInst>(U))
+      continue;
+    auto *Call = dyn_cast<CallInst>(U);
+    if (!Call)
+      return nullptr;
+    if (Call->isLifetimeStartOrEnd())
+      continue;
+    // A fork (this one or another): its body must only read the slot.
+    Function *Callee = Call->getCalledFunction();
+    auto *Body =
+        Call->arg_size() > 2
+            ? dyn_cast<Function>(Call->getArgOperand(2)->stripPointerCasts())
+            : nullptr;
+    if (!Callee || Callee->getName() != "__kmpc_fork_call" || !Body)
+      return nullptr;
+    for (unsigned I = 3; I < Call->arg_size(); ++I)
+      if (Call->getArgOperand(I) == AI &&
+          (I - 3 + RegionThreadIdParams >= Body->arg_size() ||
+           !all_of(Body->getArg(I - 3 + RegionThreadIdParams)->users(),
+                   [](const User *U) { return isa<LoadInst>(U); })))
+        return nullptr;
+  }
+  if (!Only || !DT.dominates(Only, &Fork))
+    return nullptr;
+  return Only->getValueOperand();
+}
+
+/// Whether \p V's only uses are loads, directly or through address
+/// arithmetic.
+static bool onlyReadThrough(const Value &V) {
+  return all_of(V.users(), [&](const User *U) {
+    if (isa<GetElementPtrInst>(U))
+      return cast<GetElementPtrInst>(U)->getPointerOperand() == &V &&
+             onlyReadThrough(*U);
+    auto *L = dyn_cast<LoadInst>(U);
+    return L && L->getPointerOperand() == &V && !L->isVolatile();
+  });
+}
+
+/// A copy of \p Body that takes the values of the captured variables
+/// \p Promoted (parameter -> value type) as parameters of their own,
+/// appended, in place of loading them (the old parameters stay, unused). A
+/// pointer the caller's own parameter gave, `restrict` there, keeps its
+/// `noalias` (\p NoAlias): the body's loads through it can then be read
+/// back in the reverse sweep instead of taped.
+static Function *
+bodyTakingValues(Function &Body, ArrayRef<std::pair<unsigned, Type *>> Promoted,
+                 ArrayRef<bool> NoAlias) {
+  std::string Name = (Body.getName() + ".ad.values").str();
+  for (auto [J, KT] : enumerate(Promoted))
+    Name += "." + std::to_string(KT.first) + (NoAlias[J] ? "r" : "");
+  Module &M = *Body.getParent();
+  if (Function *F = M.getFunction(Name))
+    return F;
+  SmallVector<Type *, 12> Params(Body.getFunctionType()->params());
+  for (auto [K, T] : Promoted)
+    Params.push_back(T);
+  auto *NF =
+      Function::Create(FunctionType::get(Body.getReturnType(), Params, false),
+                       GlobalValue::InternalLinkage, Name, M);
+  ValueToValueMapTy VMap;
+  for (Argument &A : Body.args())
+    VMap[&A] = NF->getArg(A.getArgNo());
+  SmallVector<ReturnInst *, 2> Returns;
+  CloneFunctionInto(NF, &Body, VMap, CloneFunctionChangeType::LocalChangesOnly,
+                    Returns);
+  for (auto [J, KT] : enumerate(Promoted)) {
+    Argument *Old = NF->getArg(KT.first);
+    Argument *New = NF->getArg(Body.arg_size() + J);
+    New->setName(Body.getArg(KT.first)->getName() + ".value");
+    for (User *U : make_early_inc_range(Old->users())) {
+      U->replaceAllUsesWith(New);
+      cast<Instruction>(U)->eraseFromParent();
+    }
+    NF->removeParamAttrs(
+        KT.first, AttributeMask(NF->getAttributes().getParamAttrs(KT.first)));
+    if (NoAlias[J] && New->getType()->isPointerTy()) {
+      New->addAttr(Attribute::NoAlias);
+      // With noalias, a pointer the body only reads through marks memory
+      // the region does not change: what the body loads there can be
+      // loaded again by its adjoint (PrimalInReverse's kept arguments).
+      if (onlyReadThrough(*New))
+        New->addAttr(Attribute::ReadOnly);
+    }
+  }
+  return NF;
+}
+
 /// fork(loc, n, body, a...) -> body(tid, tid, a...), marked. The thread
 /// ids are placeholders: each thread of the forked team passes its own.
+/// Captured variables the region only reads, and which hold one value
+/// through it, are passed by value (bodyTakingValues).
 static void callRegionDirectly(CallInst &Fork, Function &Body,
-                               AllocaInst *&ThreadId) {
+                               AllocaInst *&ThreadId, DominatorTree &DT) {
   Function &F = *Fork.getFunction();
   if (!ThreadId)
     ThreadId = new AllocaInst(Type::getInt32Ty(F.getContext()), 0, "ad.omp.tid",
                               F.getEntryBlock().begin());
   SmallVector<Value *, 8> Args(RegionThreadIdParams, ThreadId);
-  for (unsigned I = 3; I < Fork.arg_size(); ++I)
-    Args.push_back(Fork.getArgOperand(I));
-  auto *Direct = CallInst::Create(Body.getFunctionType(), &Body, Args, "",
+  SmallVector<std::pair<unsigned, Type *>, 8> Promoted;
+  SmallVector<Value *, 8> Values;
+  SmallVector<bool, 8> NoAlias;
+  for (unsigned I = 3; I < Fork.arg_size(); ++I) {
+    Value *A = Fork.getArgOperand(I);
+    unsigned K = Args.size();
+    Value *V = K < Body.arg_size() ? valueForRegion(A, Fork, DT) : nullptr;
+    // Pointers and integers only: a floating-point value passed by value
+    // would need its adjoint summed over the threads.
+    if (V && (V->getType()->isPointerTy() || V->getType()->isIntegerTy()) &&
+        onlyLoadedAs(*Body.getArg(K), V->getType())) {
+      Promoted.push_back({K, V->getType()});
+      Values.push_back(V);
+      auto *Param = dyn_cast<Argument>(V);
+      NoAlias.push_back(Param && Param->hasNoAliasAttr());
+      A = PoisonValue::get(A->getType());
+    }
+    Args.push_back(A);
+  }
+  Function *Callee = &Body;
+  if (!Promoted.empty()) {
+    Callee = bodyTakingValues(Body, Promoted, NoAlias);
+    Args.append(Values);
+  }
+  auto *Direct = CallInst::Create(Callee->getFunctionType(), Callee, Args, "",
                                   Fork.getIterator());
   Direct->setDebugLoc(Fork.getDebugLoc());
   markParallelRegionCall(*Direct, Fork.getArgOperand(0), RegionRole::Primal);
@@ -145,10 +284,13 @@ bool callParallelRegionsDirectly(Function &F) {
           Reductions.push_back(Call);
       }
   AllocaInst *ThreadId = nullptr;
-  for (CallInst *Fork : Forks)
-    callRegionDirectly(
-        *Fork, *cast<Function>(Fork->getArgOperand(2)->stripPointerCasts()),
-        ThreadId);
+  if (!Forks.empty()) {
+    DominatorTree DT(F);
+    for (CallInst *Fork : Forks)
+      callRegionDirectly(
+          *Fork, *cast<Function>(Fork->getArgOperand(2)->stripPointerCasts()),
+          ThreadId, DT);
+  }
   SmallVector<BasicBlock *, 4> Answered;
   for (CallInst *Call : Reductions)
     reduceUnderLock(*Call, calleeName(*Call), Answered);

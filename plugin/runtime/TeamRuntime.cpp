@@ -103,8 +103,8 @@ Function *RuntimeFunctions::teamSumPrivate(Type *Element) {
   if (!Created)
     return F;
   // for (u = 0; u < threads; u++) { b = *(first + u * stride);
-  //   for (j = begin; j < end; j++) dst[j] += b[j]; }
-  // One buffer at a time: the inner loop streams two arrays and vectorizes.
+  //   for (j = begin; j < end; j++) if (b[j] != 0) dst[j] += b[j]; }
+  // One buffer at a time: the inner loop streams two arrays.
   Argument *Dst = F->getArg(0), *First = F->getArg(1), *Stride = F->getArg(2),
            *Threads = F->getArg(3), *Begin = F->getArg(4), *End = F->getArg(5);
   BasicBlock *Entry = BasicBlock::Create(C, "entry", F);
@@ -123,16 +123,24 @@ Function *RuntimeFunctions::teamSumPrivate(Type *Element) {
   Value *Buffer = B.CreateLoad(
       Ptr, B.CreateGEP(B.getInt8Ty(), First, B.CreateMul(U, Stride)));
   B.CreateBr(Inner);
+  BasicBlock *Add = BasicBlock::Create(C, "add", F);
+  BasicBlock *Step = BasicBlock::Create(C, "step", F);
   B.SetInsertPoint(Inner);
   PHINode *J = B.CreatePHI(I64, 2, "j");
   J->addIncoming(Begin, Outer);
+  Value *Mine = B.CreateLoad(Element, B.CreateGEP(Element, Buffer, J));
+  // Only where the buffer received something: the range the buffers cover
+  // is a bound, which may reach past the memory the region read, and a
+  // location nobody read must not be touched.
+  B.CreateCondBr(B.CreateFCmpUNE(Mine, ConstantFP::get(Element, 0.0)), Add,
+                 Step);
+  B.SetInsertPoint(Add);
   Value *To = B.CreateGEP(Element, Dst, J);
-  Value *Sum =
-      B.CreateFAdd(B.CreateLoad(Element, To),
-                   B.CreateLoad(Element, B.CreateGEP(Element, Buffer, J)));
-  B.CreateStore(Sum, To);
+  B.CreateStore(B.CreateFAdd(B.CreateLoad(Element, To), Mine), To);
+  B.CreateBr(Step);
+  B.SetInsertPoint(Step);
   Value *J1 = B.CreateAdd(J, B.getInt64(1));
-  J->addIncoming(J1, Inner);
+  J->addIncoming(J1, Step);
   B.CreateCondBr(B.CreateICmpSLT(J1, End), Inner, Next);
   B.SetInsertPoint(Next);
   Value *U1 = B.CreateAdd(U, B.getInt64(1));
