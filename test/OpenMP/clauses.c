@@ -3,8 +3,10 @@
 // lastprivate, schedule(runtime) (OMP_SCHEDULE=dynamic,2 in the RUN lines)
 // and schedule(auto), a reduction over an array section, reduction(-),
 // parallel for simd, atomic write/read and capture, a counted loop with a
-// long index running down by 3, and an active scalar argument that every
-// thread reads (its adjoint is the sum of all threads' contributions).
+// long index running down by 3, a user-defined reduction (declare
+// reduction on a struct), an inclusive scan (reduction(inscan, +)), and an
+// active scalar argument that every thread reads (its adjoint is the sum of
+// all threads' contributions).
 // RUN: %clang_omp -O0 %s -o %t.O0 -lm
 // RUN: env OMP_SCHEDULE=dynamic,2 %omp_run %t.O0
 // RUN: %clang_omp -O2 %s -o %t.O2 -lm
@@ -127,6 +129,37 @@ static double f_stride(double *x, int n) {
   return s;
 }
 
+typedef struct {
+  double a, b;
+} pair;
+#pragma omp declare reduction(padd:pair                                        \
+                              : omp_out.a += omp_in.a, omp_out.b += omp_in.b)  \
+    initializer(omp_priv = (pair){0, 0})
+
+static double f_declare_reduction(double *x, int n) {
+  pair p = {0, 0};
+#pragma omp parallel for reduction(padd : p)
+  for (int i = 0; i < n; i++) {
+    p.a += x[i];
+    p.b += x[i] * x[i];
+  }
+  return p.a * p.b;
+}
+
+/* y_i = sum_{k <= i} x_k^2 by an inclusive scan */
+static double f_scan(double *x, int n) {
+  double run = 0, y[N], s = 0;
+#pragma omp parallel for reduction(inscan, + : run)
+  for (int i = 0; i < n; i++) {
+    run += x[i] * x[i];
+#pragma omp scan inclusive(run)
+    y[i] = run;
+  }
+  for (int i = 0; i < n; i++)
+    s += y[i] * (i % 3);
+  return s;
+}
+
 static double f_scalar(double a, double *x, int n) {
   double s = 0;
 #pragma omp parallel for reduction(+ : s)
@@ -159,6 +192,8 @@ int main(void) {
   OMP_CHECK_SCALAR("atomic write/read", f_atomic_read_write, x, N, 1e-6);
   OMP_CHECK_SCALAR("atomic capture", f_atomic_capture, x, N, 1e-6);
   OMP_CHECK_SCALAR("long index, stride -3", f_stride, x, N, 1e-6);
+  OMP_CHECK_SCALAR("declare reduction", f_declare_reduction, x, N, 1e-6);
+  OMP_CHECK_SCALAR("inscan reduction", f_scan, x, N, 1e-6);
   check_scalar_argument(x);
   return ad_test_finish();
 }

@@ -1,7 +1,7 @@
-// OpenMP locks (omp_set_lock/omp_unset_lock) around a shared update, in
-// both modes: the reverse sweep must take the lock too (or the ticket order
-// of a critical section), or the threads interleave the read-and-reset of
-// the shared adjoint. The gradient is computed 60 times, as a wrong one
+// OpenMP locks (omp_set_lock/omp_unset_lock, and the nest lock's) around a
+// shared update, in both modes: the reverse sweep must take the lock too (or
+// the ticket order of a critical section), or the threads interleave the
+// read-and-reset of the shared adjoint. The gradient is computed 60 times, as a wrong one
 // shows only in some runs.
 // XFAIL: *
 // Known bug (issue 15), remove the XFAIL when this passes: the plugin
@@ -18,6 +18,20 @@
 
 static omp_lock_t lock;
 
+static omp_nest_lock_t nest_lock;
+
+static double nest_locked_sum(double *x, int n) {
+  double s = 0;
+#pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+    double t = x[i] * x[i];
+    omp_set_nest_lock(&nest_lock);
+    s += t * cos(x[i]);
+    omp_unset_nest_lock(&nest_lock);
+  }
+  return s;
+}
+
 static double locked_sum(double *x, int n) {
   double s = 0;
 #pragma omp parallel for
@@ -33,10 +47,14 @@ static double locked_sum(double *x, int n) {
 int main(void) {
   double x[N];
   omp_init_lock(&lock);
+  omp_init_nest_lock(&nest_lock);
   omp_check_team_size();
   omp_fill(x, N, -1, 1);
-  for (int r = 0; r < REPEATS; r++)
+  for (int r = 0; r < REPEATS; r++) {
     OMP_CHECK_SCALAR("lock", locked_sum, x, N, 1e-6);
+    OMP_CHECK_SCALAR("nest lock", nest_locked_sum, x, N, 1e-6);
+  }
   omp_destroy_lock(&lock);
+  omp_destroy_nest_lock(&nest_lock);
   return ad_test_finish();
 }
