@@ -1,8 +1,8 @@
 // OpenMP locks (omp_set_lock/omp_unset_lock, and the nest lock's) around a
 // shared update, in both modes: the reverse sweep must take the lock too (or
 // the ticket order of a critical section), or the threads interleave the
-// read-and-reset of the shared adjoint. The gradient is computed 60 times, as a wrong one
-// shows only in some runs.
+// read-and-reset of the shared adjoint. The gradient is computed 60 times,
+// as a wrong one shows only in some runs.
 // XFAIL: *
 // Known bug (issue 15), remove the XFAIL when this passes: the plugin
 // accepts the lock calls but the reverse sweep updates the shadow of s
