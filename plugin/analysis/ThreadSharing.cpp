@@ -78,9 +78,24 @@ static bool collectThreadIndexedAccesses(const Argument &Arg,
   return true;
 }
 
+/// The loads through \p Base, directly or through address arithmetic.
+static void collectLoadsThrough(const Value *Base,
+                                SmallPtrSetImpl<const Value *> &Out) {
+  for (const User *U : Base->users())
+    if (isa<GetElementPtrInst>(U))
+      collectLoadsThrough(U, Out);
+    else if (const auto *L = dyn_cast<LoadInst>(U))
+      Out.insert(L->getPointerOperand());
+}
+
 ThreadOwnedArguments::ThreadOwnedArguments(const Function &F, uint64_t Vouched,
-                                           bool InTeam)
+                                           bool InTeam, uint64_t Private)
     : InTeam(InTeam) {
+  for (const Argument &Arg : F.args())
+    if (Arg.getArgNo() < 64 && (Private >> Arg.getArgNo() & 1))
+      for (const User *U : Arg.users())
+        if (isa<LoadInst>(U))
+          collectLoadsThrough(U, OwnedAccesses);
   for (const Argument &Arg : F.args()) {
     if (Arg.getArgNo() >= 64 || !(Vouched >> Arg.getArgNo() & 1))
       continue;

@@ -34,9 +34,12 @@ class ThreadOwnedArguments {
 public:
   ThreadOwnedArguments() = default;
   /// \p InTeam: F runs in every thread of an OpenMP team
-  /// (DerivativeSignature::InTeam).
+  /// (DerivativeSignature::InTeam). \p Private: bit k, F's thread adds into
+  /// a private copy of the shadow of what parameter k's captured pointer
+  /// points to (DerivativeSignature::PrivateShadowArgs), which the loads
+  /// through it own.
   ThreadOwnedArguments(const llvm::Function &F, uint64_t Vouched,
-                       bool InTeam = false);
+                       bool InTeam = false, uint64_t Private = 0);
   /// Whether \p Ptr is an access of an owned argument at the thread index.
   bool owns(const llvm::Value *Ptr) const;
   /// Whether other threads run the same code at the same time (an OpenMP

@@ -74,6 +74,11 @@ struct DerivativeSignature {
   /// (analysis/ThreadSharing.h); its callees' derivatives run in the team
   /// too.
   bool InTeam = false;
+  /// Split only, an OpenMP region's body: bit k, each thread of the
+  /// reverse team adds into a private copy of the shadow of what parameter
+  /// k's captured pointer points to (analysis/PrivateShadows.h), which the
+  /// team sums into the shadow afterwards: no atomic adds there.
+  uint64_t PrivateShadowArgs = 0;
 
   /// The cache's key (hashed by it). It names the function by address as
   /// well: unnamed IR functions (@0, @1) must not share derivatives.
@@ -93,6 +98,10 @@ struct DerivativeSignature {
     }
     if (InTeam)
       K += "|team";
+    if (PrivateShadowArgs) {
+      K += "|p";
+      K += std::to_string(PrivateShadowArgs);
+    }
     if (KeptArgs || UnwrittenArgs) {
       K += "|k";
       K += std::to_string(KeptArgs);

@@ -41,6 +41,19 @@ void markParallelRegionCall(llvm::CallBase &Call, llvm::Value *Loc,
 /// a region.
 void carryParallelRegionMark(llvm::CallBase &New, const llvm::CallBase &Region,
                              RegionRole Role);
+/// The same for an augmented forward sweep or adjoint of \p Body, whose
+/// arguments in \p Shadowed have shadows (bit k: parameter k), of which
+/// those in \p Private are kept per thread (analysis/PrivateShadows.h).
+void carryParallelRegionMark(llvm::CallBase &New, const llvm::CallBase &Region,
+                             RegionRole Role, llvm::Function &Body,
+                             uint64_t Shadowed, uint64_t Private);
+/// What the second form recorded: the body, and the two masks; null and
+/// zeros for the first.
+struct RegionShadows {
+  llvm::Function *Body = nullptr;
+  uint64_t Shadowed = 0, Private = 0;
+};
+RegionShadows parallelRegionShadows(const llvm::CallBase &Call);
 /// The source location and role of a marked call.
 llvm::Value *parallelRegionLocation(const llvm::CallBase &Call);
 RegionRole parallelRegionRole(const llvm::CallBase &Call);

@@ -542,7 +542,7 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
   }
 
   // OpenMP: the derivatives' parallel regions fork their teams again.
-  forkParallelRegions(NewFunctions, Ctx.Runtime, Diag);
+  forkParallelRegions(NewFunctions, Ctx.Runtime, Diag, FAM);
 
   // Never hand broken IR to the rest of the pipeline: a derivative that does
   // not verify is an internal error, reported like any other.

@@ -1,9 +1,12 @@
 //===- ForkRegions.cpp - Parallel regions forked again --------------------===//
 #include "driver/ForkRegions.h"
+#include "analysis/PrivateShadows.h"
 #include "core/ParallelRegionCalls.h"
 #include "runtime/RuntimeFunctions.h"
 #include "support/Diagnostics.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
@@ -13,10 +16,34 @@ using namespace llvm;
 namespace ad {
 namespace {
 
-/// A team's table of tapes: { i64 threads, i64 capacity }, then capacity
-/// tapes. The forward sweep's thread 0 writes the team's size, which the
-/// adjoint's fork asks for again.
-constexpr uint64_t TableHeaderBytes = 16;
+/// A team's table of tapes: a header { i64 threads, i64 capacity }, for
+/// each private shadow { ptr shadow slot, i64 low, i64 bytes }; then for
+/// each thread its tape and, for each private shadow, { ptr slot, ptr
+/// buffer } (analysis/PrivateShadows.h): the slot, which the thread's
+/// forward sweep reads as the captured pointer's shadow, holds
+/// buffer - low. The forward sweep's thread 0 writes the team's size,
+/// which the adjoint's fork asks for again.
+constexpr uint64_t TableHeaderBytes = 16, PrivateHeaderBytes = 24,
+                   PrivateThreadBytes = 16;
+
+/// What one region call keeps per thread: its private shadows, and where
+/// they are in the table.
+struct TableLayout {
+  SmallVector<PrivateShadow, 2> Privates;
+  uint64_t TapeBytes = 0;
+  uint64_t header() const {
+    return TableHeaderBytes + PrivateHeaderBytes * Privates.size();
+  }
+  uint64_t perThread() const {
+    return TapeBytes + PrivateThreadBytes * Privates.size();
+  }
+  uint64_t privateHeader(unsigned P) const {
+    return TableHeaderBytes + PrivateHeaderBytes * P;
+  }
+  uint64_t privateSlot(unsigned P) const {
+    return TapeBytes + PrivateThreadBytes * P;
+  }
+};
 
 /// libomp's entry points, declared as clang declares them.
 struct OpenMPRuntime {
@@ -49,24 +76,56 @@ struct OpenMPRuntime {
 
 class RegionForker {
 public:
-  RegionForker(Module &M, RuntimeFunctions &Runtime)
-      : M(M), Runtime(Runtime), Omp{M},
+  RegionForker(Module &M, RuntimeFunctions &Runtime,
+               FunctionAnalysisManager &FAM)
+      : M(M), Runtime(Runtime), FAM(FAM), Omp{M},
         TapeBytes(M.getDataLayout().getTypeAllocSize(Runtime.tapeType())) {}
 
   void fork(CallBase &Call);
   SmallVector<Function *, 4> Entries;
 
 private:
-  Function *teamEntry(Function &Callee, RegionRole Role, StructType *Pack);
-  Value *threadTape(IRBuilderBase &B, Value *Table, Value *Thread);
+  TableLayout layoutOf(const CallBase &Call);
+  Function *teamEntry(CallBase &Call, RegionRole Role, StructType *Pack,
+                      const TableLayout &Layout);
+  Value *threadArea(IRBuilderBase &B, Value *Table, Value *Thread,
+                    const TableLayout &Layout);
   void abortUnless(IRBuilderBase &B, Value *Ok);
+  void makePrivateShadows(IRBuilderBase &B, Value *Table, Value *Area,
+                          const TableLayout &Layout,
+                          SmallVectorImpl<Value *> &Args, const CallBase &Call);
+  void sumPrivateShadows(IRBuilderBase &B, Value *Table, Value *Area,
+                         Value *Thread, Value *Threads, Value *Gtid, Value *Loc,
+                         const TableLayout &Layout);
 
   Module &M;
   RuntimeFunctions &Runtime;
+  FunctionAnalysisManager &FAM;
   OpenMPRuntime Omp;
   uint64_t TapeBytes;
   DenseMap<std::pair<Function *, unsigned>, Function *> EntryOf;
 };
+
+/// Bit k of the region body's parameters: the call's index of k's shadow.
+unsigned shadowIndex(const RegionShadows &Shadows, unsigned K) {
+  return Shadows.Body->arg_size() +
+         llvm::popcount(Shadows.Shadowed & ((uint64_t(1) << K) - 1));
+}
+
+TableLayout RegionForker::layoutOf(const CallBase &Call) {
+  TableLayout L;
+  L.TapeBytes = TapeBytes;
+  RegionShadows Shadows = parallelRegionShadows(Call);
+  if (!Shadows.Private)
+    return L;
+  // The analysis the derivative's signature took its mask from.
+  for (const PrivateShadow &P : privateShadows(
+           *Shadows.Body, FAM.getResult<ScalarEvolutionAnalysis>(*Shadows.Body),
+           FAM.getResult<LoopAnalysis>(*Shadows.Body)))
+    if (Shadows.Private >> P.Arg & 1)
+      L.Privates.push_back(P);
+  return L;
+}
 
 /// The team size a `num_threads(n)` clause asked for just before \p Call.
 Value *requestedThreads(CallBase &Call) {
@@ -81,11 +140,72 @@ Value *requestedThreads(CallBase &Call) {
   return nullptr;
 }
 
-Value *RegionForker::threadTape(IRBuilderBase &B, Value *Table, Value *Thread) {
-  Value *Offset = B.CreateAdd(
-      B.getInt64(TableHeaderBytes),
-      B.CreateMul(B.CreateZExt(Thread, B.getInt64Ty()), B.getInt64(TapeBytes)));
+/// Thread \p Thread's part of the table; its tape comes first.
+Value *RegionForker::threadArea(IRBuilderBase &B, Value *Table, Value *Thread,
+                                const TableLayout &Layout) {
+  Value *Offset = B.CreateAdd(B.getInt64(Layout.header()),
+                              B.CreateMul(B.CreateZExt(Thread, B.getInt64Ty()),
+                                          B.getInt64(Layout.perThread())));
   return B.CreateGEP(B.getInt8Ty(), Table, Offset, "ad.omp.tape");
+}
+
+static Value *at(IRBuilderBase &B, Value *Base, uint64_t Offset) {
+  return B.CreateConstGEP1_64(B.getInt8Ty(), Base, Offset);
+}
+
+/// The forward sweep's thread: a zeroed buffer per private shadow, and the
+/// captured pointer's shadow slot replaced by one holding buffer - low.
+void RegionForker::makePrivateShadows(IRBuilderBase &B, Value *Table,
+                                      Value *Area, const TableLayout &Layout,
+                                      SmallVectorImpl<Value *> &Args,
+                                      const CallBase &Call) {
+  RegionShadows Shadows = parallelRegionShadows(Call);
+  for (auto [P, Private] : enumerate(Layout.Privates)) {
+    Value *Header = at(B, Table, Layout.privateHeader(P));
+    Value *Low = B.CreateLoad(B.getInt64Ty(), at(B, Header, 8));
+    Value *Bytes = B.CreateLoad(B.getInt64Ty(), at(B, Header, 16));
+    Value *Buffer = B.CreateCall(Runtime.calloc(), {B.getInt64(1), Bytes},
+                                 "ad.omp.private");
+    Value *Slot = at(B, Area, Layout.privateSlot(P));
+    B.CreateStore(B.CreateGEP(B.getInt8Ty(), Buffer, B.CreateNeg(Low)), Slot);
+    B.CreateStore(Buffer, at(B, Slot, 8));
+    Args[shadowIndex(Shadows, Private.Arg)] = Slot;
+  }
+}
+
+/// After the reverse team's sweeps: each thread adds a slice of every
+/// thread's buffers into the shadow, between barriers, then frees its own.
+void RegionForker::sumPrivateShadows(IRBuilderBase &B, Value *Table,
+                                     Value *Area, Value *Thread, Value *Threads,
+                                     Value *Gtid, Value *Loc,
+                                     const TableLayout &Layout) {
+  if (Layout.Privates.empty())
+    return;
+  FunctionCallee Barrier =
+      M.getOrInsertFunction("__kmpc_barrier", Omp.Void, Omp.Ptr, Omp.I32);
+  B.CreateCall(Barrier, {Loc, Gtid});
+  Value *T = B.CreateZExt(Thread, B.getInt64Ty());
+  for (auto [P, Private] : enumerate(Layout.Privates)) {
+    Value *Header = at(B, Table, Layout.privateHeader(P));
+    Value *Shadow = B.CreateLoad(Omp.Ptr, B.CreateLoad(Omp.Ptr, Header));
+    Value *Low = B.CreateLoad(B.getInt64Ty(), at(B, Header, 8));
+    Value *Bytes = B.CreateLoad(B.getInt64Ty(), at(B, Header, 16));
+    uint64_t Size = M.getDataLayout().getTypeStoreSize(Private.Element);
+    Value *N = B.CreateUDiv(Bytes, B.getInt64(Size));
+    Value *Begin = B.CreateUDiv(B.CreateMul(T, N), Threads);
+    Value *End =
+        B.CreateUDiv(B.CreateMul(B.CreateAdd(T, B.getInt64(1)), N), Threads);
+    Value *First = at(B, Table, Layout.header() + Layout.privateSlot(P) + 8);
+    B.CreateCall(Runtime.teamSumPrivate(Private.Element),
+                 {B.CreateGEP(B.getInt8Ty(), Shadow, Low), First,
+                  B.getInt64(Layout.perThread()),
+                  B.CreateTrunc(Threads, Omp.I32), Begin, End});
+  }
+  B.CreateCall(Barrier, {Loc, Gtid});
+  for (unsigned P = 0; P < Layout.Privates.size(); ++P)
+    B.CreateCall(
+        Runtime.free(),
+        {B.CreateLoad(Omp.Ptr, at(B, Area, Layout.privateSlot(P) + 8))});
 }
 
 /// Continues at B when \p Ok holds, aborts otherwise: a team that is not
@@ -103,8 +223,9 @@ void RegionForker::abortUnless(IRBuilderBase &B, Value *Ok) {
 /// void entry(ptr gtid, ptr btid, ptr pack): what every thread of the team
 /// runs: the packed arguments unpacked, the thread's tape found, and the
 /// body's derivative called.
-Function *RegionForker::teamEntry(Function &Callee, RegionRole Role,
-                                  StructType *Pack) {
+Function *RegionForker::teamEntry(CallBase &Call, RegionRole Role,
+                                  StructType *Pack, const TableLayout &Layout) {
+  Function &Callee = *Call.getCalledFunction();
   Function *&Entry = EntryOf[{&Callee, unsigned(Role)}];
   if (Entry)
     return Entry;
@@ -144,12 +265,20 @@ Function *RegionForker::teamEntry(Function &Callee, RegionRole Role,
       abortUnless(B,
                   B.CreateICmpEQ(Threads, B.CreateLoad(B.getInt64Ty(), Table)));
     }
-    Tape = threadTape(B, Table, Thread);
+    Tape = threadArea(B, Table, Thread, Layout);
+    if (Role == RegionRole::Augmented)
+      makePrivateShadows(B, Table, Tape, Layout, Args, Call);
     Args.push_back(Tape);
+    B.CreateCall(&Callee, Args);
+    if (Role == RegionRole::Adjoint) {
+      B.CreateCall(Runtime.tapeFree(), {Tape});
+      Value *Gtid = B.CreateLoad(Omp.I32, Entry->getArg(0));
+      sumPrivateShadows(B, Table, Tape, Thread, Threads, Gtid,
+                        parallelRegionLocation(Call), Layout);
+    }
+  } else {
+    B.CreateCall(&Callee, Args);
   }
-  B.CreateCall(&Callee, Args);
-  if (Role == RegionRole::Adjoint)
-    B.CreateCall(Runtime.tapeFree(), {Tape});
   B.CreateRetVoid();
   return Entry;
 }
@@ -174,17 +303,31 @@ void RegionForker::fork(CallBase &Call) {
   SmallVector<Value *, 8> Packed(Call.arg_begin() + First,
                                  Call.arg_begin() + End);
   Value *Table = nullptr;
+  TableLayout Layout = layoutOf(Call);
   if (Role == RegionRole::Augmented) {
     Value *Capacity = B.CreateCall(Omp.maxThreads());
     if (Value *Requested = requestedThreads(Call))
       Capacity = B.CreateBinaryIntrinsic(Intrinsic::smax, Capacity, Requested);
     Capacity = B.CreateZExt(Capacity, B.getInt64Ty());
-    Value *Bytes = B.CreateAdd(B.getInt64(TableHeaderBytes),
-                               B.CreateMul(Capacity, B.getInt64(TapeBytes)));
-    Table = B.CreateCall(M.getOrInsertFunction("calloc", Omp.Ptr,
-                                               B.getInt64Ty(), B.getInt64Ty()),
-                         {B.getInt64(1), Bytes}, "ad.omp.tapes");
+    Value *Bytes =
+        B.CreateAdd(B.getInt64(Layout.header()),
+                    B.CreateMul(Capacity, B.getInt64(Layout.perThread())));
+    Table =
+        B.CreateCall(Runtime.calloc(), {B.getInt64(1), Bytes}, "ad.omp.tapes");
     B.CreateStore(Capacity, B.CreateConstGEP1_64(B.getInt8Ty(), Table, 8));
+    // What each thread's private shadows cover, from the region's captured
+    // values as they are now.
+    RegionShadows Shadows = parallelRegionShadows(Call);
+    SmallVector<Value *, 8> Primals(Call.args());
+    for (auto [P, Private] : enumerate(Layout.Privates)) {
+      Value *Header = at(B, Table, Layout.privateHeader(P));
+      Value *Low = emitPrivateShadowBound(Private.Low, B, Primals);
+      Value *High = emitPrivateShadowBound(Private.High, B, Primals);
+      B.CreateStore(Call.getArgOperand(shadowIndex(Shadows, Private.Arg)),
+                    Header);
+      B.CreateStore(Low, at(B, Header, 8));
+      B.CreateStore(B.CreateSub(High, Low), at(B, Header, 16));
+    }
     Value *Record = B.CreateCall(Runtime.tapePush(),
                                  {Call.getArgOperand(End), B.getInt64(8)});
     B.CreateStore(Table, Record);
@@ -210,7 +353,7 @@ void RegionForker::fork(CallBase &Call) {
   for (auto [I, V] : enumerate(Packed))
     B.CreateStore(V, B.CreateStructGEP(Pack, Slot, I));
   B.CreateCall(Omp.fork(),
-               {Loc, B.getInt32(1), teamEntry(Callee, Role, Pack), Slot});
+               {Loc, B.getInt32(1), teamEntry(Call, Role, Pack, Layout), Slot});
   if (Role == RegionRole::Adjoint)
     B.CreateCall(M.getOrInsertFunction("free", Omp.Void, Omp.Ptr), {Table});
   Call.eraseFromParent();
@@ -219,10 +362,11 @@ void RegionForker::fork(CallBase &Call) {
 } // namespace
 
 void forkParallelRegions(SmallVectorImpl<Function *> &Functions,
-                         RuntimeFunctions &Runtime, DiagnosticReporter &Diag) {
+                         RuntimeFunctions &Runtime, DiagnosticReporter &Diag,
+                         FunctionAnalysisManager &FAM) {
   if (Functions.empty())
     return;
-  RegionForker Forker(*Functions.front()->getParent(), Runtime);
+  RegionForker Forker(*Functions.front()->getParent(), Runtime, FAM);
   for (Function *F : Functions) {
     SmallVector<CallBase *, 4> Regions;
     for (Instruction &I : instructions(*F))

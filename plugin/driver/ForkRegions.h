@@ -22,6 +22,7 @@
 #define AD_DRIVER_FORKREGIONS_H
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/PassManager.h"
 
 namespace llvm {
 class Function;
@@ -35,7 +36,8 @@ class RuntimeFunctions;
 /// Forks the marked calls in \p Functions; appends the teams' entry
 /// functions it creates to \p Functions.
 void forkParallelRegions(llvm::SmallVectorImpl<llvm::Function *> &Functions,
-                         RuntimeFunctions &Runtime, DiagnosticReporter &Diag);
+                         RuntimeFunctions &Runtime, DiagnosticReporter &Diag,
+                         llvm::FunctionAnalysisManager &FAM);
 
 } // namespace ad
 

@@ -8,6 +8,9 @@
 //===----------------------------------------------------------------------===//
 #include "modes/ReverseCalls.h"
 #include "analysis/CallSignature.h"
+#include "analysis/PrivateShadows.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
 #include "core/IRHelpers.h"
 #include "core/ParallelRegionCalls.h"
 #include "modes/RowDispatch.h"
@@ -96,6 +99,15 @@ bool ReverseBuilder::reverseCall(CallBase &I, Value *DY) {
   return emitByRow(I, &CallRow::Adjoint, E, DY);
 }
 
+/// Bit k: parameter k has a shadow.
+static uint64_t shadowedMask(const DerivativeSignature &Sig) {
+  uint64_t Mask = 0;
+  for (auto [K, A] : enumerate(Sig.Args))
+    if (A == Activity::Shadowed && K < 64)
+      Mask |= uint64_t(1) << K;
+  return Mask;
+}
+
 bool ReverseBuilder::forwardCallToDefined(CallBase &I) {
   IRBuilder<> &B = S.B;
   bool Ok = true;
@@ -115,7 +127,8 @@ bool ReverseBuilder::forwardCallToDefined(CallBase &I) {
   B.SetInsertPoint(Clone);
   CallInst *New = B.CreateCall(CD->D.Augmented, Args);
   New->setDebugLoc(Clone->getDebugLoc());
-  carryParallelRegionMark(*New, I, RegionRole::Augmented);
+  carryParallelRegionMark(*New, I, RegionRole::Augmented, *CD->Sig.Primal,
+                          shadowedMask(CD->Sig), CD->Sig.PrivateShadowArgs);
   Value *Result = New;
   if (CD->Sig.ReturnActive && isPointerLike(I.getType())) {
     Result = B.CreateExtractValue(New, 0);
@@ -137,7 +150,8 @@ bool ReverseBuilder::reverseCallToDefined(CallBase &I) {
     Args.push_back(Adjoints.takeAdjoint(&I));
   Args.push_back(S.TapeRev);
   CallInst *Result = B.CreateCall(CD->D.Adjoint, Args);
-  carryParallelRegionMark(*Result, I, RegionRole::Adjoint);
+  carryParallelRegionMark(*Result, I, RegionRole::Adjoint, *CD->Sig.Primal,
+                          shadowedMask(CD->Sig), CD->Sig.PrivateShadowArgs);
   unsigned Field = 0;
   for (auto [U, A] : zip(I.args(), CD->Sig.Args))
     if (A == Activity::Active)
@@ -154,6 +168,14 @@ ReverseBuilder::calleeDerivative(CallBase &I, bool &Ok) {
         signatureForCall(I, S.AA, DerivativeKind::Split);
     if (Sig) {
       Sig->InTeam |= S.Sig.InTeam;
+      // A region's body: the shadows its threads may keep apart.
+      if (isParallelRegionCall(I))
+        Sig->PrivateShadowArgs =
+            privateShadowMask(privateShadows(
+                *Sig->Primal,
+                S.Ctx.FAM.getResult<ScalarEvolutionAnalysis>(*Sig->Primal),
+                S.Ctx.FAM.getResult<LoopAnalysis>(*Sig->Primal))) &
+            shadowedMask(*Sig);
       std::tie(Sig->KeptArgs, Sig->UnwrittenArgs) = Values.keptArguments(I);
       It->second = CalleeDerivative{*Sig, S.Ctx.Cache->split(*Sig)};
     }

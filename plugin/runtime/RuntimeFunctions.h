@@ -124,6 +124,12 @@ public:
   /// reversed; the one before it may go (turn = ticket).
   llvm::Function *teamPassTurn();
 
+  /// void sumPrivate(ptr dst, ptr firstBuffer, i64 stride, i32 threads,
+  /// i64 begin, i64 end): dst[j] += buffer_u[j] for j in [begin, end) and
+  /// each thread u's private shadow buffer_u of type \p Element, whose
+  /// address is at firstBuffer + u * stride (OpenMP, PrivateShadows.h).
+  llvm::Function *teamSumPrivate(llvm::Type *Element);
+
   llvm::FunctionCallee calloc();
   llvm::FunctionCallee free();
   llvm::FunctionCallee mallocUsableSize();

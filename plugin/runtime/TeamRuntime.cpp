@@ -89,4 +89,58 @@ Function *RuntimeFunctions::teamPassTurn() {
   return F;
 }
 
+Function *RuntimeFunctions::teamSumPrivate(Type *Element) {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C),
+       *I32 = Type::getInt32Ty(C);
+  bool Created;
+  Function *F =
+      getOrCreate(Element->isFloatTy() ? "__ad_omp_sum_private.f32"
+                                       : "__ad_omp_sum_private.f64",
+                  FunctionType::get(Type::getVoidTy(C),
+                                    {Ptr, Ptr, I64, I32, I64, I64}, false),
+                  Created);
+  if (!Created)
+    return F;
+  // for (u = 0; u < threads; u++) { b = *(first + u * stride);
+  //   for (j = begin; j < end; j++) dst[j] += b[j]; }
+  // One buffer at a time: the inner loop streams two arrays and vectorizes.
+  Argument *Dst = F->getArg(0), *First = F->getArg(1), *Stride = F->getArg(2),
+           *Threads = F->getArg(3), *Begin = F->getArg(4), *End = F->getArg(5);
+  BasicBlock *Entry = BasicBlock::Create(C, "entry", F);
+  BasicBlock *Outer = BasicBlock::Create(C, "thread", F);
+  BasicBlock *Inner = BasicBlock::Create(C, "element", F);
+  BasicBlock *Next = BasicBlock::Create(C, "next", F);
+  BasicBlock *Done = BasicBlock::Create(C, "done", F);
+  IRBuilder<> B(Entry);
+  Value *Threads64 = B.CreateZExt(Threads, I64);
+  B.CreateCondBr(B.CreateAnd(B.CreateICmpSGT(End, Begin),
+                             B.CreateICmpSGT(Threads64, B.getInt64(0))),
+                 Outer, Done);
+  B.SetInsertPoint(Outer);
+  PHINode *U = B.CreatePHI(I64, 2, "u");
+  U->addIncoming(B.getInt64(0), Entry);
+  Value *Buffer = B.CreateLoad(
+      Ptr, B.CreateGEP(B.getInt8Ty(), First, B.CreateMul(U, Stride)));
+  B.CreateBr(Inner);
+  B.SetInsertPoint(Inner);
+  PHINode *J = B.CreatePHI(I64, 2, "j");
+  J->addIncoming(Begin, Outer);
+  Value *To = B.CreateGEP(Element, Dst, J);
+  Value *Sum =
+      B.CreateFAdd(B.CreateLoad(Element, To),
+                   B.CreateLoad(Element, B.CreateGEP(Element, Buffer, J)));
+  B.CreateStore(Sum, To);
+  Value *J1 = B.CreateAdd(J, B.getInt64(1));
+  J->addIncoming(J1, Inner);
+  B.CreateCondBr(B.CreateICmpSLT(J1, End), Inner, Next);
+  B.SetInsertPoint(Next);
+  Value *U1 = B.CreateAdd(U, B.getInt64(1));
+  U->addIncoming(U1, Next);
+  B.CreateCondBr(B.CreateICmpSLT(U1, Threads64), Outer, Done);
+  B.SetInsertPoint(Done);
+  B.CreateRetVoid();
+  return F;
+}
+
 } // namespace ad
