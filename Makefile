@@ -8,7 +8,9 @@ LLVM_BIN  := /usr/lib/llvm-22/bin
 LIT       := $(LLVM_BIN)/lit
 CMAKE_GEN := -G Ninja -DCMAKE_BUILD_TYPE=Release
 
-DEBIAN_PACKAGES := llvm-22-dev clang-22 llvm-22-tools libomp-22-dev lld-22 \
+# libomp-22-dev and libclang-rt-22-dev: OpenMP, and Archer with the
+# ThreadSanitizer runtime for the OpenMP race check (test/OpenMP/race.test).
+DEBIAN_PACKAGES := llvm-22-dev clang-22 llvm-22-tools libomp-22-dev libclang-rt-22-dev lld-22 \
                    libzstd-dev cmake ninja-build valgrind libbenchmark-dev \
                    libgtest-dev g++ make
 
