@@ -4,12 +4,6 @@
 // size from 1 to OMP_NUM_THREADS for every region, so that the test does
 // not depend on the load). The derivative's teams need not have the
 // primal's size, but the gradient must not change.
-// XFAIL: *
-// Known bug (issue 15), remove the XFAIL when this passes: when the adjoint
-// region's team is smaller or larger than the forward one's, the adjoint
-// team function (<region>.ad.adjoint[team]) calls abort(), with no message.
-// Under OMP_DYNAMIC=true in its default mode (load_balance) that depends on
-// the load: a loaded machine may abort a program that passed before.
 // RUN: %clang_omp -O0 %s -o %t.O0 -lm
 // RUN: env OMP_DYNAMIC=true KMP_DYNAMIC_MODE=random OMP_NUM_THREADS=8 %t.O0
 // RUN: %clang_omp -O2 %s -o %t.O2 -lm

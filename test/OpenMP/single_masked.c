@@ -2,13 +2,6 @@
 // value the others then read (after single's implicit barrier, or after an
 // explicit barrier following masked/master). In the reverse sweep the
 // readers' adjoints must all reach that one thread's computation.
-// XFAIL: *
-// Known bug (issue 15), remove the XFAIL when this passes: at -O1 and above
-// the adjoint of a shared scalar that one thread accumulates in a loop
-// (master, single nowait, a section: `odd += x[i]`) is added with
-// `atomicrmw fadd ptr %p, double %d monotonic, align 1`; x86 lowers an
-// under-aligned atomic to a call of __atomic_compare_exchange, which nothing
-// links, so the -O2 build fails.
 // RUN: %clang_omp -O0 %s -o %t.O0 -lm && %omp_run %t.O0
 // RUN: %clang_omp -O2 %s -o %t.O2 -lm && %omp_run %t.O2
 #include "omp_test.h"
