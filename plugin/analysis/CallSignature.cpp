@@ -4,6 +4,7 @@
 #include "analysis/CallSignature.h"
 #include "analysis/ActivityAnalysis.h"
 #include "core/IRHelpers.h"
+#include "core/ParallelRegionCalls.h"
 #include "rules/KnownFunctions.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstrTypes.h"
@@ -43,6 +44,8 @@ signatureForCall(const CallBase &I, const ActivityAnalysis &AA,
   for (const Use &U : I.args())
     if (isa<ConstantPointerNull>(U))
       Callee.Args[U.getOperandNo()] = Activity::Shadowed;
+  // A parallel region's body runs in every thread of the team.
+  Callee.InTeam = isParallelRegionCall(I);
   Type *RetTy = I.getType();
   Callee.ReturnActive = (isDifferentiableType(RetTy) && AA.isVaried(&I)) ||
                         (isPointerLike(RetTy) && AA.hasShadow(&I));

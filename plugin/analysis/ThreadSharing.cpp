@@ -78,8 +78,9 @@ static bool collectThreadIndexedAccesses(const Argument &Arg,
   return true;
 }
 
-ThreadOwnedArguments::ThreadOwnedArguments(const Function &F,
-                                           uint64_t Vouched) {
+ThreadOwnedArguments::ThreadOwnedArguments(const Function &F, uint64_t Vouched,
+                                           bool InTeam)
+    : InTeam(InTeam) {
   for (const Argument &Arg : F.args()) {
     if (Arg.getArgNo() >= 64 || !(Vouched >> Arg.getArgNo() & 1))
       continue;
@@ -117,7 +118,7 @@ bool isLaunchUniformRestrictPointer(const Value *V) {
 
 bool shadowMayBeShared(const Module &M, const Value *Ptr,
                        const ThreadOwnedArguments &Owned) {
-  if (!isParallelDeviceCode(M) || Owned.owns(Ptr))
+  if (!(isParallelDeviceCode(M) || Owned.inTeam()) || Owned.owns(Ptr))
     return false;
   SmallVector<const Value *, 4> Objects;
   getUnderlyingObjects(Ptr, Objects);

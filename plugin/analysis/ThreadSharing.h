@@ -33,18 +33,25 @@ namespace ad {
 class ThreadOwnedArguments {
 public:
   ThreadOwnedArguments() = default;
-  ThreadOwnedArguments(const llvm::Function &F, uint64_t Vouched);
+  /// \p InTeam: F runs in every thread of an OpenMP team
+  /// (DerivativeSignature::InTeam).
+  ThreadOwnedArguments(const llvm::Function &F, uint64_t Vouched,
+                       bool InTeam = false);
   /// Whether \p Ptr is an access of an owned argument at the thread index.
   bool owns(const llvm::Value *Ptr) const;
+  /// Whether other threads run the same code at the same time (an OpenMP
+  /// team; on a GPU every thread does).
+  bool inTeam() const { return InTeam; }
 
 private:
   llvm::SmallPtrSet<const llvm::Value *, 8> OwnedAccesses;
+  bool InTeam = false;
 };
 
 /// Whether the shadow of the memory \p Ptr points to may be updated by
 /// other threads too, so that adjoints must be added to it atomically:
-/// false on a host, for memory the thread allocated itself (a local
-/// variable, or the heap block of its own malloc), and for locations
+/// false on a host outside OpenMP teams, for memory the thread allocated itself
+/// (a local variable, or the heap block of its own malloc), and for locations
 /// \p Owned says belong to the thread.
 bool shadowMayBeShared(const llvm::Module &M, const llvm::Value *Ptr,
                        const ThreadOwnedArguments &Owned = {});

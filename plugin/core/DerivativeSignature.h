@@ -68,6 +68,12 @@ struct DerivativeSignature {
   /// global thread index) belongs to that thread: its adjoint needs no
   /// atomic add (analysis/ThreadSharing.h).
   uint64_t ThreadIndexedArgs = 0;
+  /// The derivative runs in every thread of an OpenMP team at once: the
+  /// function is a parallel region's body, or is called from one. Adjoints
+  /// it adds to memory other threads may also update are added atomically
+  /// (analysis/ThreadSharing.h); its callees' derivatives run in the team
+  /// too.
+  bool InTeam = false;
 
   /// The cache's key (hashed by it). It names the function by address as
   /// well: unnamed IR functions (@0, @1) must not share derivatives.
@@ -85,6 +91,8 @@ struct DerivativeSignature {
       K += "|t";
       K += std::to_string(ThreadIndexedArgs);
     }
+    if (InTeam)
+      K += "|team";
     if (KeptArgs || UnwrittenArgs) {
       K += "|k";
       K += std::to_string(KeptArgs);

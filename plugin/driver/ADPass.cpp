@@ -16,6 +16,7 @@
 #include "analysis/ThreadSharing.h"
 #include "core/IRHelpers.h"
 #include "driver/EntryPointCall.h"
+#include "driver/ForkRegions.h"
 #include "driver/Libdevice.h"
 #include "driver/LoweringOrder.h"
 #include "driver/PostADPipeline.h"
@@ -539,6 +540,9 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
     stripDebugInfo(*F);
     NewFunctions.push_back(F);
   }
+
+  // OpenMP: the derivatives' parallel regions fork their teams again.
+  forkParallelRegions(NewFunctions, Ctx.Runtime, Diag);
 
   // Never hand broken IR to the rest of the pipeline: a derivative that does
   // not verify is an internal error, reported like any other.

@@ -30,7 +30,7 @@ ReverseState::ReverseState(ADContext &Ctx, const DerivativeSignature &Sig,
       LI(Ctx.FAM.getResult<LoopAnalysis>(*Primal)),
       Counted(Ctx.Cache->countedLoops(Primal)),
       Bounds(Ctx.Cache->iterationBounds(Primal)),
-      ThreadOwned(*Primal, Sig.ThreadIndexedArgs),
+      ThreadOwned(*Primal, Sig.ThreadIndexedArgs, Sig.InTeam),
       Cloning(Ctx, AA, VMap, Shadows, /*ForReverse=*/true),
       B(Ctx.M.getContext()) {}
 

@@ -9,6 +9,7 @@
 #include "modes/ReverseCalls.h"
 #include "analysis/CallSignature.h"
 #include "core/IRHelpers.h"
+#include "core/ParallelRegionCalls.h"
 #include "modes/RowDispatch.h"
 #include "rules/MathRules.h"
 
@@ -114,6 +115,7 @@ bool ReverseBuilder::forwardCallToDefined(CallBase &I) {
   B.SetInsertPoint(Clone);
   CallInst *New = B.CreateCall(CD->D.Augmented, Args);
   New->setDebugLoc(Clone->getDebugLoc());
+  carryParallelRegionMark(*New, I, RegionRole::Augmented);
   Value *Result = New;
   if (CD->Sig.ReturnActive && isPointerLike(I.getType())) {
     Result = B.CreateExtractValue(New, 0);
@@ -135,6 +137,7 @@ bool ReverseBuilder::reverseCallToDefined(CallBase &I) {
     Args.push_back(Adjoints.takeAdjoint(&I));
   Args.push_back(S.TapeRev);
   CallInst *Result = B.CreateCall(CD->D.Adjoint, Args);
+  carryParallelRegionMark(*Result, I, RegionRole::Adjoint);
   unsigned Field = 0;
   for (auto [U, A] : zip(I.args(), CD->Sig.Args))
     if (A == Activity::Active)
@@ -150,6 +153,7 @@ ReverseBuilder::calleeDerivative(CallBase &I, bool &Ok) {
     std::optional<DerivativeSignature> Sig =
         signatureForCall(I, S.AA, DerivativeKind::Split);
     if (Sig) {
+      Sig->InTeam |= S.Sig.InTeam;
       std::tie(Sig->KeptArgs, Sig->UnwrittenArgs) = Values.keptArguments(I);
       It->second = CalleeDerivative{*Sig, S.Ctx.Cache->split(*Sig)};
     }

@@ -9,6 +9,7 @@
 #include "modes/StoredPointers.h"
 #include "modes/UnsupportedConstructs.h"
 #include "rules/AtomicUpdates.h"
+#include "core/ParallelRegionCalls.h"
 #include "rules/MathCalls.h"
 #include "rules/MathRules.h"
 #include "rules/ShadowErrors.h"
@@ -280,6 +281,7 @@ bool TangentBuilder::visitCallToDefined(CallBase &I) {
       signatureForCall(I, AA, DerivativeKind::Tangent);
   if (!Sig)
     return true;
+  Sig->InTeam |= this->Sig.InTeam;
   const DerivativeSignature &Callee = *Sig;
   Function *T = Ctx.Cache->tangent(Callee);
   if (!T)
@@ -300,6 +302,7 @@ bool TangentBuilder::visitCallToDefined(CallBase &I) {
   B.SetInsertPoint(Clone);
   CallInst *New = B.CreateCall(T, Args);
   New->setDebugLoc(Clone->getDebugLoc());
+  carryParallelRegionMark(*New, I, RegionRole::Tangent);
   Value *PrimalResult = New;
   if (Callee.ReturnActive) {
     PrimalResult = B.CreateExtractValue(New, 0);

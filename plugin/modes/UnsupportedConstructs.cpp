@@ -108,8 +108,46 @@ static const Instruction *firstCrossBlockSynchronization(const Function &F) {
   return nullptr;
 }
 
+/// OpenMP constructs whose work libomp runs where and when it decides, out
+/// of the code's sight: a task's body may run in any thread, at any later
+/// point of the region, so no sweep can retrace it.
+static const CallBase *firstOpenMPTask(const Function &F) {
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB)
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        if (const Function *Callee = Call->getCalledFunction()) {
+          StringRef Name = Callee->getName();
+          if (Name.starts_with("__kmpc_omp_task") ||
+              Name.starts_with("__kmpc_taskloop") ||
+              Name.starts_with("__kmpc_taskred") ||
+              Name.starts_with("__kmpc_taskgroup") ||
+              Name.starts_with("__kmpc_doacross") ||
+              Name == "__kmpc_fork_teams" || Name == "__kmpc_fork_call" ||
+              Name == "__kmpc_fork_call_if")
+            return Call;
+        }
+  return nullptr;
+}
+
 bool checkSupportedConstructs(ADContext &Ctx, const ActivityAnalysis &AA,
                               Function &F) {
+  if (const CallBase *Call = firstOpenMPTask(F)) {
+    StringRef Name = Call->getCalledFunction()->getName();
+    bool Task = !Name.starts_with("__kmpc_fork") &&
+                !Name.starts_with("__kmpc_doacross");
+    Ctx.Diag.error(Call,
+                   Task ? Twine("OpenMP tasks (task, taskloop, taskgroup) are "
+                                "not differentiated: libomp runs a task in "
+                                "any thread at any later point, which no "
+                                "sweep can retrace")
+                        : Twine("this OpenMP construct ('") + Name +
+                              "': teams, ordered depend, or a parallel "
+                              "region whose body is not known) is not "
+                              "differentiated",
+                   "use a parallel for, sections, or a parallel region with "
+                   "its own worksharing loops");
+    return false;
+  }
   if (isParallelDeviceCode(*F.getParent()))
     if (const Instruction *I = firstCrossBlockSynchronization(F)) {
       Ctx.Diag.error(I,

@@ -4,6 +4,7 @@
 #include "core/PrimalMarks.h"
 #include "primal/ConstantCallees.h"
 #include "primal/DeferredFrees.h"
+#include "primal/ParallelRegions.h"
 #include "primal/SelectReductions.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
@@ -58,6 +59,9 @@ Function *createCanonicalPrimal(Function &F, FunctionAnalysisManager &FAM,
     changeToCall(II);
   if (!Invokes.empty())
     removeUnreachableBlocks(*Clone);
+  // Before SROA: a reduction's private copies, passed to the lock no more,
+  // become plain values.
+  callParallelRegionsDirectly(*Clone);
 
   // SROA first: it also turns type-punned scalars (a union read through
   // another member) into SSA values and bitcasts that the analyses see.

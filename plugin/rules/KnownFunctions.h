@@ -55,6 +55,10 @@ enum class CalleeKind : uint8_t {
   Barrier,      ///< Waits for the other threads of a block or team
                 ///< (__syncthreads, omp barrier): the reverse sweep waits
                 ///< at the mirrored place too.
+  TeamTurn,     ///< A ticket of an OpenMP critical section and the end
+                ///< of the section (runtime/RuntimeFunctions.h,
+                ///< teamTicket): the reverse sweep runs the sections in the
+                ///< reverse order of their tickets.
   WarpShuffle,  ///< Moves a float or double between a warp's lanes
                 ///< (__shfl_*_sync; WarpShuffles.h).
   Custom,       ///< A function with a user-registered rule (CustomRules.h).

@@ -108,6 +108,22 @@ public:
   /// A barrier of the block's threads (__syncthreads).
   void blockBarrier(llvm::IRBuilderBase &B);
 
+  /// OpenMP critical sections in reverse (TeamRuntime.cpp). Each lock has
+  /// a turn counter; every entry into the section under the lock takes a
+  /// ticket, and the reverse sweep runs the sections in the reverse order
+  /// of their tickets, handing the counter back down to where it started.
+  /// i64 ticket(ptr turn): the next ticket (called holding the lock).
+  llvm::Function *teamTicket();
+  /// void turnEnd(ptr turn, i64 ticket): nothing; where the section under
+  /// the lock ends, the place its reverse starts, waiting its turn.
+  llvm::Function *teamTurnEnd();
+  /// void waitTurn(ptr turn, i64 ticket): waits until the sections with
+  /// later tickets have been reversed (turn == ticket + 1).
+  llvm::Function *teamWaitTurn();
+  /// void passTurn(ptr turn, i64 ticket): the section with this ticket is
+  /// reversed; the one before it may go (turn = ticket).
+  llvm::Function *teamPassTurn();
+
   llvm::FunctionCallee calloc();
   llvm::FunctionCallee free();
   llvm::FunctionCallee mallocUsableSize();

@@ -3,7 +3,8 @@
 ; read of s[31 - t] (after the barrier in the primal) before any thread takes
 ; the adjoint of its write of s[t] (before it). So the gradient calls the
 ; barrier twice, the second time between those two; the tangent calls it once,
-; where the primal does. OpenMP's __kmpc_barrier has the same row.
+; where the primal does. OpenMP's __kmpc_barrier has the same row; its
+; reverse asks for the thread's id again (the reverse runs in another team).
 ; RUN: %opt_ad -passes=ad %s -S | FileCheck %s
 ; RUN: %opt_ad -passes=ad %s -S | FileCheck %s --check-prefix=OMP
 
@@ -74,7 +75,8 @@ define void @gradg(ptr %x, ptr %dx, i32 %gtid) {
 ; OMP-LABEL: define internal void @g.ad.gradient(
 ; OMP: call void @__kmpc_barrier(ptr null, i32 %1)
 ; OMP: rev.entry:
-; OMP: call void @__kmpc_barrier(ptr null, i32 %1)
+; OMP: %[[GTID:.*]] = call i32 @__kmpc_global_thread_num(ptr null)
+; OMP: call void @__kmpc_barrier(ptr null, i32 %[[GTID]])
 ; OMP: ret void
 
 declare void @__kmpc_barrier(ptr, i32)
