@@ -1,14 +1,27 @@
 /* gpt2_layers.c - the GPT-2 layers: forward and handwritten backward.
  *
- * The loop structure is llm.c's CPU reference (train_gpt2.c): no tiling, no
- * OpenMP, so the plugin differentiates the same plain loops a reader sees,
+ * The loop structure is llm.c's CPU reference (train_gpt2.c), without its
+ * tiling, so the plugin differentiates the same plain loops a reader sees,
  * and the handwritten backward is what a careful engineer writes by hand
  * against them. gpt2_ad.c includes this file to differentiate the forwards;
  * see gpt2.h for why GPT2_API prefixes every definition.
+ *
+ * GPT2_OMP marks the loops llm.c runs in parallel, with llm.c's own OpenMP
+ * pragmas and nowhere else: matmul_forward, matmul_backward,
+ * attention_forward and the softmax in crossentropy_forward (llm.c's
+ * softmax_forward). It expands to the pragma only when the file is compiled
+ * with -fopenmp (gpt2_bench_omp) and to nothing otherwise, so the serial
+ * gpt2_bench is compiled from the same tokens as before.
  */
 #include "gpt2.h"
 
 #include <math.h>
+
+#ifdef _OPENMP
+#define GPT2_OMP(directive) _Pragma(directive)
+#else
+#define GPT2_OMP(directive)
+#endif
 
 GPT2_API void encoder_forward(float *restrict out, const int *restrict inp,
                               const float *restrict wte,
@@ -114,6 +127,7 @@ GPT2_API void matmul_forward(float *restrict out, const float *restrict inp,
                              const float *restrict weight,
                              const float *restrict bias, int B, int T, int C,
                              int OC) {
+  GPT2_OMP("omp parallel for collapse(2)")
   for (int b = 0; b < B; b++) {
     for (int t = 0; t < T; t++) {
       const float *inp_bt = inp + b * T * C + t * C;
@@ -136,6 +150,7 @@ GPT2_API void matmul_backward(float *restrict dinp, float *restrict dweight,
                               const float *restrict inp,
                               const float *restrict weight, int B, int T, int C,
                               int OC) {
+  GPT2_OMP("omp parallel for collapse(2)")
   for (int b = 0; b < B; b++) {
     for (int t = 0; t < T; t++) {
       const float *dout_bt = dout + b * T * OC + t * OC;
@@ -148,6 +163,7 @@ GPT2_API void matmul_backward(float *restrict dinp, float *restrict dweight,
       }
     }
   }
+  GPT2_OMP("omp parallel for")
   for (int o = 0; o < OC; o++) {
     float *dwrow = dweight + o * C;
     for (int b = 0; b < B; b++) {
@@ -167,6 +183,7 @@ GPT2_API void matmul_forward_nobias(float *restrict out,
                                     const float *restrict inp,
                                     const float *restrict weight, int B, int T,
                                     int C, int OC) {
+  GPT2_OMP("omp parallel for collapse(2)")
   for (int b = 0; b < B; b++) {
     for (int t = 0; t < T; t++) {
       const float *inp_bt = inp + b * T * C + t * C;
@@ -192,6 +209,7 @@ GPT2_API void attention_forward(float *restrict out, float *restrict preatt,
   int C3 = 3 * C;
   int hs = C / NH;
   float scale = 1.0f / sqrtf((float)hs);
+  GPT2_OMP("omp parallel for collapse(3)")
   for (int b = 0; b < B; b++) {
     for (int t = 0; t < T; t++) {
       for (int h = 0; h < NH; h++) {
@@ -340,6 +358,7 @@ GPT2_API void crossentropy_forward(float *restrict losses,
                                    const float *restrict logits,
                                    const int *restrict targets, int B, int T,
                                    int V, int Vp) {
+  GPT2_OMP("omp parallel for collapse(2)")
   for (int b = 0; b < B; b++) {
     for (int t = 0; t < T; t++) {
       const float *logits_bt = logits + b * T * Vp + t * Vp;

@@ -17,6 +17,10 @@
 //
 // main first runs gpt2_verify at a small size and times nothing if any
 // gradient is wrong.
+//
+// Built as gpt2_bench_omp (GPT2_BENCH_OMP), the same driver times the layers
+// compiled with -fopenmp, llm.c's OpenMP pragmas on (gpt2_layers.c), with
+// the threads OMP_NUM_THREADS asks for; the context omp_threads says how many.
 
 #include "gpt2.h"
 #include "gpt2_verify.h"
@@ -24,6 +28,10 @@
 #include "heap_peak.h"
 
 #include <benchmark/benchmark.h>
+
+#ifdef GPT2_BENCH_OMP
+extern "C" int omp_get_max_threads(void); // libomp; no omp.h for g++
+#endif
 
 #include <algorithm>
 #include <cstdio>
@@ -477,6 +485,10 @@ int main(int argc, char **argv) {
                   std::to_string(cfg.V) + " Vp=" + std::to_string(cfg.Vp) +
                   " maxT=" + std::to_string(cfg.maxT) +
                   " B=" + std::to_string(B) + " T=" + std::to_string(T));
+#ifdef GPT2_BENCH_OMP
+  benchmark::AddCustomContext("omp_threads",
+                              std::to_string(omp_get_max_threads()));
+#endif
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -138,10 +138,21 @@ struct heap_peak_tape {
 };
 extern void __ad_tape_take(struct heap_peak_tape *) __attribute__((weak));
 
-void heap_forget_tape_cache(void) {
-  if (!__ad_tape_take)
-    return;
+static void forget_own_tape_cache(void) {
   struct heap_peak_tape t = {0, 0, 0};
   __ad_tape_take(&t);
   free(t.data);
+}
+
+/* Built with -fopenmp (gpt2_bench_omp), every thread of the OpenMP team
+ * keeps a cache of its own for the tapes it records inside parallel
+ * regions, so each one empties its own; libomp reuses the team's threads
+ * from one region to the next. */
+void heap_forget_tape_cache(void) {
+  if (!__ad_tape_take)
+    return;
+#ifdef _OPENMP
+#pragma omp parallel
+#endif
+  forget_own_tape_cache();
 }
