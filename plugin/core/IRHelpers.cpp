@@ -162,12 +162,17 @@ void accumulateIntoSlot(IRBuilderBase &B, Value *Slot, Value *Delta) {
 static void atomicAccumulate(IRBuilderBase &B, Value *Ptr, Value *Delta,
                              Align Alignment) {
   Type *T = Delta->getType();
+  const DataLayout &DL = B.GetInsertBlock()->getModule()->getDataLayout();
   if (T->isFloatingPointTy()) {
-    B.CreateAtomicRMW(AtomicRMWInst::FAdd, Ptr, Delta, Alignment,
-                      AtomicOrdering::Monotonic);
+    // An atomic below its natural alignment becomes a library call
+    // (__atomic_compare_exchange) nothing links; the primal's value is
+    // naturally aligned where the optimizer only lost track of it (a
+    // shared scalar reached through a byte offset), and so is its shadow.
+    Align Natural = DL.getABITypeAlign(T);
+    B.CreateAtomicRMW(AtomicRMWInst::FAdd, Ptr, Delta,
+                      std::max(Alignment, Natural), AtomicOrdering::Monotonic);
     return;
   }
-  const DataLayout &DL = B.GetInsertBlock()->getModule()->getDataLayout();
   auto Leaf = [&](Value *Elt, uint64_t Offset) {
     Value *At = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ptr, Offset);
     atomicAccumulate(B, At, Elt, commonAlignment(Alignment, Offset));

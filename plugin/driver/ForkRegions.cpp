@@ -305,7 +305,7 @@ void RegionForker::fork(CallBase &Call) {
   unsigned End = Call.arg_size() - (Taped ? 1 : 0);
   SmallVector<Value *, 8> Packed(Call.arg_begin() + First,
                                  Call.arg_begin() + End);
-  Value *Table = nullptr;
+  Value *Table = nullptr, *Dynamic = nullptr;
   TableLayout Layout = layoutOf(Call);
   if (Role == RegionRole::Augmented) {
     Value *Capacity = B.CreateCall(Omp.maxThreads());
@@ -344,6 +344,11 @@ void RegionForker::fork(CallBase &Call) {
     Table = B.CreateLoad(Omp.Ptr, Record, "ad.omp.tapes");
     Value *Threads =
         B.CreateTrunc(B.CreateLoad(B.getInt64Ty(), Table), Omp.I32);
+    // Exactly that many: with OMP_DYNAMIC libomp may give fewer, so the
+    // adjustment is off for this fork (it is the calling thread's setting).
+    Dynamic = B.CreateCall(M.getOrInsertFunction("omp_get_dynamic", Omp.I32));
+    B.CreateCall(M.getOrInsertFunction("omp_set_dynamic", Omp.Void, Omp.I32),
+                 {B.getInt32(0)});
     B.CreateCall(Omp.pushNumThreads(),
                  {Loc, B.CreateCall(Omp.globalThreadNum(), {Loc}), Threads});
   }
@@ -361,8 +366,11 @@ void RegionForker::fork(CallBase &Call) {
     B.CreateStore(V, B.CreateStructGEP(Pack, Slot, I));
   B.CreateCall(Omp.fork(),
                {Loc, B.getInt32(1), teamEntry(Call, Role, Pack, Layout), Slot});
-  if (Role == RegionRole::Adjoint)
+  if (Role == RegionRole::Adjoint) {
+    B.CreateCall(M.getOrInsertFunction("omp_set_dynamic", Omp.Void, Omp.I32),
+                 {Dynamic});
     B.CreateCall(M.getOrInsertFunction("free", Omp.Void, Omp.Ptr), {Table});
+  }
   Call.eraseFromParent();
 }
 

@@ -11,6 +11,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
 using namespace llvm;
 
@@ -53,6 +54,10 @@ static Value *valueForRegion(Value *Slot, CallInst &Fork, DominatorTree &DT) {
       return nullptr;
     if (Call->isLifetimeStartOrEnd())
       continue;
+    // This fork's body: bodyTakingValues checks it, after promoting the
+    // body's own copies of its parameters (-O0).
+    if (Call == &Fork)
+      continue;
     // A fork (this one or another): its body must only read the slot.
     Function *Callee = Call->getCalledFunction();
     auto *Body =
@@ -86,51 +91,67 @@ static bool onlyReadThrough(const Value &V) {
 }
 
 /// A copy of \p Body that takes the values of the captured variables
-/// \p Promoted (parameter -> value type) as parameters of their own,
-/// appended, in place of loading them (the old parameters stay, unused). A
+/// \p Candidates (parameter -> value type) as parameters of their own,
+/// appended, in place of loading them, where it only loads them (after
+/// promoting its own stack slots: at -O0 it first copies each parameter to
+/// one); \p Promoted says where. The old parameters stay, unused there. A
 /// pointer the caller's own parameter gave, `restrict` there, keeps its
 /// `noalias` (\p NoAlias): the body's loads through it can then be read
 /// back in the reverse sweep instead of taped.
 static Function *
-bodyTakingValues(Function &Body, ArrayRef<std::pair<unsigned, Type *>> Promoted,
-                 ArrayRef<bool> NoAlias) {
+bodyTakingValues(Function &Body,
+                 ArrayRef<std::pair<unsigned, Type *>> Candidates,
+                 ArrayRef<bool> NoAlias, SmallVectorImpl<bool> &Promoted) {
   std::string Name = (Body.getName() + ".ad.values").str();
-  for (auto [J, KT] : enumerate(Promoted))
+  for (auto [J, KT] : enumerate(Candidates))
     Name += "." + std::to_string(KT.first) + (NoAlias[J] ? "r" : "");
   Module &M = *Body.getParent();
-  if (Function *F = M.getFunction(Name))
-    return F;
-  SmallVector<Type *, 12> Params(Body.getFunctionType()->params());
-  for (auto [K, T] : Promoted)
-    Params.push_back(T);
-  auto *NF =
-      Function::Create(FunctionType::get(Body.getReturnType(), Params, false),
-                       GlobalValue::InternalLinkage, Name, M);
-  ValueToValueMapTy VMap;
-  for (Argument &A : Body.args())
-    VMap[&A] = NF->getArg(A.getArgNo());
-  SmallVector<ReturnInst *, 2> Returns;
-  CloneFunctionInto(NF, &Body, VMap, CloneFunctionChangeType::LocalChangesOnly,
-                    Returns);
-  for (auto [J, KT] : enumerate(Promoted)) {
-    Argument *Old = NF->getArg(KT.first);
-    Argument *New = NF->getArg(Body.arg_size() + J);
-    New->setName(Body.getArg(KT.first)->getName() + ".value");
-    for (User *U : make_early_inc_range(Old->users())) {
-      U->replaceAllUsesWith(New);
-      cast<Instruction>(U)->eraseFromParent();
+  Function *NF = M.getFunction(Name);
+  if (!NF) {
+    SmallVector<Type *, 12> Params(Body.getFunctionType()->params());
+    for (auto [K, T] : Candidates)
+      Params.push_back(T);
+    NF = Function::Create(
+        FunctionType::get(Body.getReturnType(), Params, false),
+        GlobalValue::InternalLinkage, Name, M);
+    ValueToValueMapTy VMap;
+    for (Argument &A : Body.args())
+      VMap[&A] = NF->getArg(A.getArgNo());
+    SmallVector<ReturnInst *, 2> Returns;
+    CloneFunctionInto(NF, &Body, VMap,
+                      CloneFunctionChangeType::LocalChangesOnly, Returns);
+    SmallVector<AllocaInst *, 8> Slots;
+    for (Instruction &I : NF->getEntryBlock())
+      if (auto *AI = dyn_cast<AllocaInst>(&I); AI && isAllocaPromotable(AI))
+        Slots.push_back(AI);
+    if (!Slots.empty()) {
+      DominatorTree DT(*NF);
+      PromoteMemToReg(Slots, DT);
     }
-    NF->removeParamAttrs(
-        KT.first, AttributeMask(NF->getAttributes().getParamAttrs(KT.first)));
-    if (NoAlias[J] && New->getType()->isPointerTy()) {
-      New->addAttr(Attribute::NoAlias);
-      // With noalias, a pointer the body only reads through marks memory
-      // the region does not change: what the body loads there can be
-      // loaded again by its adjoint (PrimalInReverse's kept arguments).
-      if (onlyReadThrough(*New))
-        New->addAttr(Attribute::ReadOnly);
+    for (auto [J, KT] : enumerate(Candidates)) {
+      Argument *Old = NF->getArg(KT.first);
+      Argument *New = NF->getArg(Body.arg_size() + J);
+      New->setName(Body.getArg(KT.first)->getName() + ".value");
+      if (!onlyLoadedAs(*Old, KT.second))
+        continue;
+      for (User *U : make_early_inc_range(Old->users())) {
+        U->replaceAllUsesWith(New);
+        cast<Instruction>(U)->eraseFromParent();
+      }
+      NF->removeParamAttrs(KT.first, AttributeMask(NF->getAttributes()
+                                                       .getParamAttrs(KT.first)));
+      if (NoAlias[J] && New->getType()->isPointerTy()) {
+        New->addAttr(Attribute::NoAlias);
+        // With noalias, a pointer the body only reads through marks memory
+        // the region does not change: what the body loads there can be
+        // loaded again by its adjoint (PrimalInReverse's kept arguments).
+        if (onlyReadThrough(*New))
+          New->addAttr(Attribute::ReadOnly);
+      }
     }
   }
+  for (auto [J, KT] : enumerate(Candidates))
+    Promoted.push_back(NF->getArg(KT.first)->use_empty());
   return NF;
 }
 
@@ -145,7 +166,8 @@ static void callRegionDirectly(CallInst &Fork, Function &Body,
     ThreadId = new AllocaInst(Type::getInt32Ty(F.getContext()), 0, "ad.omp.tid",
                               F.getEntryBlock().begin());
   SmallVector<Value *, 8> Args(RegionThreadIdParams, ThreadId);
-  SmallVector<std::pair<unsigned, Type *>, 8> Promoted;
+  SmallVector<std::pair<unsigned, Type *>, 8> Candidates;
+  SmallVector<unsigned, 8> CandidateArgs;
   SmallVector<Value *, 8> Values;
   SmallVector<bool, 8> NoAlias;
   for (unsigned I = 3; I < Fork.arg_size(); ++I) {
@@ -154,19 +176,22 @@ static void callRegionDirectly(CallInst &Fork, Function &Body,
     Value *V = K < Body.arg_size() ? valueForRegion(A, Fork, DT) : nullptr;
     // Pointers and integers only: a floating-point value passed by value
     // would need its adjoint summed over the threads.
-    if (V && (V->getType()->isPointerTy() || V->getType()->isIntegerTy()) &&
-        onlyLoadedAs(*Body.getArg(K), V->getType())) {
-      Promoted.push_back({K, V->getType()});
+    if (V && (V->getType()->isPointerTy() || V->getType()->isIntegerTy())) {
+      Candidates.push_back({K, V->getType()});
+      CandidateArgs.push_back(K);
       Values.push_back(V);
       auto *Param = dyn_cast<Argument>(V);
       NoAlias.push_back(Param && Param->hasNoAliasAttr());
-      A = PoisonValue::get(A->getType());
     }
     Args.push_back(A);
   }
   Function *Callee = &Body;
-  if (!Promoted.empty()) {
-    Callee = bodyTakingValues(Body, Promoted, NoAlias);
+  if (!Candidates.empty()) {
+    SmallVector<bool, 8> Promoted;
+    Callee = bodyTakingValues(Body, Candidates, NoAlias, Promoted);
+    for (auto [J, K] : enumerate(CandidateArgs))
+      if (Promoted[J])
+        Args[K] = PoisonValue::get(Args[K]->getType());
     Args.append(Values);
   }
   auto *Direct = CallInst::Create(Callee->getFunctionType(), Callee, Args, "",

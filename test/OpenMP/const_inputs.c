@@ -1,12 +1,6 @@
 // Data that is not differentiated, read inside a parallel region, in both
 // modes: an __ad_const pointer argument, and a mutable global array filled
 // before the call. Only g is active: the gradient is 2 x_i g_i (1 + X_i).
-// XFAIL: *
-// Known bug (issue 15), remove the XFAIL when this passes: at -O2 both
-// now work (a captured variable the region only reads is passed to the
-// region by value), but at -O0 the plugin still rejects the __ad_const
-// pointer ("a pointer to memory without a shadow (parameter 2 of 'f' ...)
-// is stored in or merged with differentiated memory").
 // RUN: %clang_omp -O0 %s -o %t.O0 -lm && %omp_run %t.O0
 // RUN: %clang_omp -O2 %s -o %t.O2 -lm && %omp_run %t.O2
 #include "omp_test.h"
