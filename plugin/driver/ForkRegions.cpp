@@ -1,6 +1,7 @@
 //===- ForkRegions.cpp - Parallel regions forked again --------------------===//
 #include "driver/ForkRegions.h"
 #include "analysis/PrivateShadows.h"
+#include "core/IRHelpers.h"
 #include "core/ParallelRegionCalls.h"
 #include "runtime/RuntimeFunctions.h"
 #include "support/Diagnostics.h"
@@ -16,14 +17,15 @@ using namespace llvm;
 namespace ad {
 namespace {
 
-/// A team's table of tapes: a header { i64 threads, i64 capacity }, for
+/// A team's table of tapes: a header { i64 threads, i64 capacity, i64 the
+/// turn counter of the region's critical sections }, for
 /// each private shadow { ptr shadow, i64 low, i64 bytes }; then for
 /// each thread its tape and, for each private shadow, { ptr slot, ptr
 /// buffer } (analysis/PrivateShadows.h): the slot, which the thread's
 /// forward sweep reads as the captured pointer's shadow, holds
 /// buffer - low. The forward sweep's thread 0 writes the team's size,
 /// which the adjoint's fork asks for again.
-constexpr uint64_t TableHeaderBytes = 16, PrivateHeaderBytes = 24,
+constexpr uint64_t TableHeaderBytes = 24, PrivateHeaderBytes = 24,
                    PrivateThreadBytes = 16;
 
 /// What one region call keeps per thread: its private shadows, and where
@@ -255,6 +257,14 @@ Function *RegionForker::teamEntry(CallBase &Call, RegionRole Role,
     Args.push_back(B.CreateLoad(Pack->getElementType(I),
                                 B.CreateStructGEP(Pack, Entry->getArg(2), I)));
   Value *Tape = nullptr;
+  // An adjoint returns the adjoints of values passed by value (a
+  // firstprivate double): each thread adds its own into the caller's sum.
+  Value *Sum = nullptr;
+  if (Role == RegionRole::Adjoint && !Callee.getReturnType()->isVoidTy()) {
+    Value *Table = Args.pop_back_val();
+    Sum = Args.pop_back_val();
+    Args.push_back(Table);
+  }
   if (Role == RegionRole::Augmented || Role == RegionRole::Adjoint) {
     Value *Table = Args.pop_back_val();
     Value *Thread = B.CreateCall(Omp.threadNum(), {}, "ad.omp.thread");
@@ -280,7 +290,14 @@ Function *RegionForker::teamEntry(CallBase &Call, RegionRole Role,
     if (Role == RegionRole::Augmented)
       makePrivateShadows(B, Table, Tape, Layout, Args, Call);
     Args.push_back(Tape);
-    B.CreateCall(&Callee, Args);
+    // The team's counter for critical sections' tickets, while the body runs.
+    Value *TurnSlot = B.CreateThreadLocalAddress(Runtime.teamTurnOfThread());
+    Value *Outer = B.CreateLoad(Omp.Ptr, TurnSlot);
+    B.CreateStore(at(B, Table, 16), TurnSlot);
+    CallInst *Result = B.CreateCall(&Callee, Args);
+    B.CreateStore(Outer, TurnSlot);
+    if (Sum)
+      accumulateIntoMemory(B, Sum, Result, Align(8), /*Atomic=*/true);
     if (Role == RegionRole::Adjoint) {
       B.CreateCall(Runtime.tapeFree(), {Tape});
       Value *Gtid = B.CreateLoad(Omp.I32, Entry->getArg(0));
@@ -352,6 +369,16 @@ void RegionForker::fork(CallBase &Call) {
     B.CreateCall(Omp.pushNumThreads(),
                  {Loc, B.CreateCall(Omp.globalThreadNum(), {Loc}), Threads});
   }
+  AllocaInst *Sum = nullptr;
+  if (Role == RegionRole::Adjoint && !Call.getType()->isVoidTy()) {
+    Function &Caller = *Call.getFunction();
+    Sum = new AllocaInst(Call.getType(), M.getDataLayout().getAllocaAddrSpace(),
+                         "ad.omp.sum",
+                         Caller.getEntryBlock().getFirstInsertionPt());
+    Sum->setAlignment(Align(8));
+    B.CreateStore(Constant::getNullValue(Call.getType()), Sum);
+    Packed.push_back(Sum);
+  }
   if (Table)
     Packed.push_back(Table);
   SmallVector<Type *, 8> Types;
@@ -366,6 +393,8 @@ void RegionForker::fork(CallBase &Call) {
     B.CreateStore(V, B.CreateStructGEP(Pack, Slot, I));
   B.CreateCall(Omp.fork(),
                {Loc, B.getInt32(1), teamEntry(Call, Role, Pack, Layout), Slot});
+  if (Sum)
+    Call.replaceAllUsesWith(B.CreateLoad(Call.getType(), Sum));
   if (Role == RegionRole::Adjoint) {
     B.CreateCall(M.getOrInsertFunction("omp_set_dynamic", Omp.Void, Omp.I32),
                  {Dynamic});
@@ -389,9 +418,11 @@ void forkParallelRegions(SmallVectorImpl<Function *> &Functions,
           Call && isParallelRegionCall(*Call))
         Regions.push_back(Call);
     for (CallBase *Call : Regions) {
-      if (!Call->getType()->isVoidTy() || !Call->getCalledFunction()) {
-        // An adjoint returns the adjoints of arguments passed by value,
-        // which clang never gives a region's body.
+      // Only an adjoint returns something: the adjoints of the values the
+      // region gets by value.
+      if ((!Call->getType()->isVoidTy() &&
+           parallelRegionRole(*Call) != RegionRole::Adjoint) ||
+          !Call->getCalledFunction()) {
         Diag.error(Call,
                    "internal error: a parallel region's derivative returns "
                    "a value",

@@ -8,6 +8,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
@@ -22,9 +23,20 @@ static StringRef calleeName(const CallInst &Call) {
   return F ? F->getName() : StringRef();
 }
 
-/// Whether every use of \p Arg is a load of type \p T from it.
+/// ThreadSanitizer's instrumentation of an access (-fsanitize=thread runs
+/// before the plugin): it reads no value.
+static bool isSanitizerHook(const User *U) {
+  auto *Call = dyn_cast<CallInst>(U);
+  Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+  return Callee && Callee->getName().starts_with("__tsan_");
+}
+
+/// Whether every use of \p Arg is a load of type \p T from it (or its
+/// sanitizer hook).
 static bool onlyLoadedAs(const Argument &Arg, Type *T) {
   return all_of(Arg.users(), [&](const User *U) {
+    if (isSanitizerHook(U))
+      return true;
     auto *L = dyn_cast<LoadInst>(U);
     return L && L->getPointerOperand() == &Arg && L->getType() == T &&
            !L->isVolatile();
@@ -52,7 +64,7 @@ static Value *valueForRegion(Value *Slot, CallInst &Fork, DominatorTree &DT) {
     auto *Call = dyn_cast<CallInst>(U);
     if (!Call)
       return nullptr;
-    if (Call->isLifetimeStartOrEnd())
+    if (Call->isLifetimeStartOrEnd() || isSanitizerHook(Call))
       continue;
     // This fork's body: bodyTakingValues checks it, after promoting the
     // body's own copies of its parameters (-O0).
@@ -90,6 +102,69 @@ static bool onlyReadThrough(const Value &V) {
   });
 }
 
+/// The floating-point value whose bits \p A passes to a region (clang
+/// passes a firstprivate double as an i64): a bitcast of it, or the load of
+/// a stack slot whose one store stored it; null otherwise.
+static Value *floatPassedAsBits(Value *A, DominatorTree &DT) {
+  if (auto *Cast = dyn_cast<BitCastInst>(A))
+    return Cast->getSrcTy()->isFloatingPointTy() ? Cast->getOperand(0)
+                                                 : nullptr;
+  auto *L = dyn_cast<LoadInst>(A);
+  auto *Slot = L ? dyn_cast<AllocaInst>(L->getPointerOperand()) : nullptr;
+  if (!Slot || !L->getType()->isIntegerTy())
+    return nullptr;
+  StoreInst *Only = nullptr;
+  for (User *U : Slot->users()) {
+    if (auto *St = dyn_cast<StoreInst>(U)) {
+      if (Only || St->getPointerOperand() != Slot)
+        return nullptr;
+      Only = St;
+    } else if (!isa<LoadInst>(U) &&
+               !cast<Instruction>(U)->isLifetimeStartOrEnd()) {
+      return nullptr;
+    }
+  }
+  Value *V = Only ? Only->getValueOperand() : nullptr;
+  const DataLayout &DL = L->getDataLayout();
+  if (!V || !V->getType()->isFloatingPointTy() || !DT.dominates(Only, L) ||
+      DL.getTypeStoreSize(V->getType()) != DL.getTypeStoreSize(L->getType()))
+    return nullptr;
+  return V;
+}
+
+/// In a body taking \p Value by value, \p Bits (the parameter that passed
+/// its bits) no longer: its uses read Value, where they only turn the bits
+/// back into a float (directly, or through a stack slot at -O0).
+static void useFloatForBits(Argument &Bits, Argument &Value) {
+  auto *Cast = new BitCastInst(&Value, Bits.getType(), "",
+                               Bits.getParent()->getEntryBlock().begin());
+  Bits.replaceAllUsesWith(Cast);
+  for (User *U : make_early_inc_range(Cast->users())) {
+    if (auto *Back = dyn_cast<BitCastInst>(U);
+        Back && Back->getType() == Value.getType()) {
+      Back->replaceAllUsesWith(&Value);
+      Back->eraseFromParent();
+      continue;
+    }
+    auto *St = dyn_cast<StoreInst>(U);
+    auto *Slot = St ? dyn_cast<AllocaInst>(St->getPointerOperand()) : nullptr;
+    if (!Slot || !all_of(Slot->users(), [&](User *V) {
+          auto *L = dyn_cast<LoadInst>(V);
+          return V == St || (L && L->getType() == Value.getType()) ||
+                 cast<Instruction>(V)->isLifetimeStartOrEnd();
+        }))
+      continue;
+    for (User *V : make_early_inc_range(Slot->users()))
+      if (auto *L = dyn_cast<LoadInst>(V)) {
+        L->replaceAllUsesWith(&Value);
+        L->eraseFromParent();
+      }
+    St->eraseFromParent();
+  }
+  if (Cast->use_empty())
+    Cast->eraseFromParent();
+}
+
 /// A copy of \p Body that takes the values of the captured variables
 /// \p Candidates (parameter -> value type) as parameters of their own,
 /// appended, in place of loading them, where it only loads them (after
@@ -111,15 +186,35 @@ bodyTakingValues(Function &Body,
     SmallVector<Type *, 12> Params(Body.getFunctionType()->params());
     for (auto [K, T] : Candidates)
       Params.push_back(T);
-    NF = Function::Create(
-        FunctionType::get(Body.getReturnType(), Params, false),
-        GlobalValue::InternalLinkage, Name, M);
+    NF =
+        Function::Create(FunctionType::get(Body.getReturnType(), Params, false),
+                         GlobalValue::InternalLinkage, Name, M);
     ValueToValueMapTy VMap;
     for (Argument &A : Body.args())
       VMap[&A] = NF->getArg(A.getArgNo());
     SmallVector<ReturnInst *, 2> Returns;
     CloneFunctionInto(NF, &Body, VMap,
                       CloneFunctionChangeType::LocalChangesOnly, Returns);
+    // With -g at -O0 the body is `<f>_debug__`, which the outlined
+    // function calls with its parameters (copied through stack slots).
+    SmallVector<CallInst *, 1> DebugBodies;
+    for (Instruction &I : instructions(*NF))
+      if (auto *Call = dyn_cast<CallInst>(&I);
+          Call && Call->getCalledFunction() &&
+          !Call->getCalledFunction()->isDeclaration() &&
+          Call->getCalledFunction()->getName().ends_with("_debug__"))
+        DebugBodies.push_back(Call);
+    for (CallInst *Call : DebugBodies) {
+      InlineFunctionInfo IFI;
+      InlineFunction(*Call, IFI);
+    }
+    // The sanitizer's hooks on the body's own stack slots (its -O0 copies
+    // of the parameters) would keep them from being promoted; no other
+    // thread sees those slots.
+    for (Instruction &I : make_early_inc_range(instructions(*NF)))
+      if (isSanitizerHook(&I) && cast<CallInst>(I).arg_size() == 1 &&
+          isa<AllocaInst>(cast<CallInst>(I).getArgOperand(0)))
+        I.eraseFromParent();
     SmallVector<AllocaInst *, 8> Slots;
     for (Instruction &I : NF->getEntryBlock())
       if (auto *AI = dyn_cast<AllocaInst>(&I); AI && isAllocaPromotable(AI))
@@ -132,14 +227,19 @@ bodyTakingValues(Function &Body,
       Argument *Old = NF->getArg(KT.first);
       Argument *New = NF->getArg(Body.arg_size() + J);
       New->setName(Body.getArg(KT.first)->getName() + ".value");
+      if (KT.second->isFloatingPointTy() && Old->getType()->isIntegerTy()) {
+        useFloatForBits(*Old, *New);
+        continue;
+      }
       if (!onlyLoadedAs(*Old, KT.second))
         continue;
       for (User *U : make_early_inc_range(Old->users())) {
-        U->replaceAllUsesWith(New);
+        if (!isSanitizerHook(U))
+          U->replaceAllUsesWith(New);
         cast<Instruction>(U)->eraseFromParent();
       }
-      NF->removeParamAttrs(KT.first, AttributeMask(NF->getAttributes()
-                                                       .getParamAttrs(KT.first)));
+      NF->removeParamAttrs(
+          KT.first, AttributeMask(NF->getAttributes().getParamAttrs(KT.first)));
       if (NoAlias[J] && New->getType()->isPointerTy()) {
         New->addAttr(Attribute::NoAlias);
         // With noalias, a pointer the body only reads through marks memory
@@ -173,10 +273,14 @@ static void callRegionDirectly(CallInst &Fork, Function &Body,
   for (unsigned I = 3; I < Fork.arg_size(); ++I) {
     Value *A = Fork.getArgOperand(I);
     unsigned K = Args.size();
-    Value *V = K < Body.arg_size() ? valueForRegion(A, Fork, DT) : nullptr;
-    // Pointers and integers only: a floating-point value passed by value
-    // would need its adjoint summed over the threads.
-    if (V && (V->getType()->isPointerTy() || V->getType()->isIntegerTy())) {
+    Value *V = nullptr;
+    if (K < Body.arg_size())
+      V = A->getType()->isIntegerTy() ? floatPassedAsBits(A, DT)
+                                      : valueForRegion(A, Fork, DT);
+    // A float passed by value gets an adjoint from every thread, which the
+    // forked adjoint sums (driver/ForkRegions.cpp).
+    if (V && (V->getType()->isPointerTy() || V->getType()->isIntegerTy() ||
+              V->getType()->isFloatingPointTy())) {
       Candidates.push_back({K, V->getType()});
       CandidateArgs.push_back(K);
       Values.push_back(V);

@@ -112,6 +112,11 @@ public:
   /// a turn counter; every entry into the section under the lock takes a
   /// ticket, and the reverse sweep runs the sections in the reverse order
   /// of their tickets, handing the counter back down to where it started.
+  /// Independent gradients may run at once (each thread of a parallel
+  /// loop its own): each differentiated region's team has a counter of its
+  /// own, in its table of tapes, which teamTurnOfThread (thread-local) points
+  /// to while a thread runs the region; the lock's counter serves outside.
+  llvm::GlobalVariable *teamTurnOfThread();
   /// i64 ticket(ptr turn): the next ticket (called holding the lock).
   llvm::Function *teamTicket();
   /// void turnEnd(ptr turn, i64 ticket): nothing; where the section under

@@ -12,11 +12,35 @@
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/RuntimeFunctions.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 
 using namespace llvm;
 
 namespace ad {
+
+GlobalVariable *RuntimeFunctions::teamTurnOfThread() {
+  if (GlobalVariable *G = M.getNamedGlobal("__ad_omp_team_turn"))
+    return G;
+  Type *Ptr = PointerType::getUnqual(M.getContext());
+  auto *G = new GlobalVariable(M, Ptr, false, GlobalValue::LinkOnceODRLinkage,
+                               ConstantPointerNull::get(cast<PointerType>(Ptr)),
+                               "__ad_omp_team_turn", nullptr,
+                               GlobalValue::GeneralDynamicTLSModel);
+  G->setVisibility(GlobalValue::HiddenVisibility);
+  return G;
+}
+
+/// The counter a section's ticket is taken from: the team's, while this
+/// thread runs a differentiated region (one counter for all of the team's
+/// sections: any order consistent with each thread's is a valid reverse
+/// order), else the lock's own.
+static Value *turnCounter(IRBuilderBase &B, GlobalVariable *OfThread,
+                          Value *OfLock) {
+  Type *Ptr = OfLock->getType();
+  Value *Team = B.CreateLoad(Ptr, B.CreateThreadLocalAddress(OfThread));
+  return B.CreateSelect(B.CreateIsNull(Team), OfLock, Team);
+}
 
 Function *RuntimeFunctions::teamTicket() {
   LLVMContext &C = M.getContext();
@@ -27,8 +51,9 @@ Function *RuntimeFunctions::teamTicket() {
   if (!Created)
     return F;
   IRBuilder<> B(BasicBlock::Create(C, "entry", F));
-  B.CreateRet(B.CreateAtomicRMW(AtomicRMWInst::Add, F->getArg(0), B.getInt64(1),
-                                Align(8), AtomicOrdering::Monotonic));
+  B.CreateRet(B.CreateAtomicRMW(
+      AtomicRMWInst::Add, turnCounter(B, teamTurnOfThread(), F->getArg(0)),
+      B.getInt64(1), Align(8), AtomicOrdering::Monotonic));
   return F;
 }
 
@@ -59,9 +84,10 @@ Function *RuntimeFunctions::teamWaitTurn() {
   BasicBlock *Done = BasicBlock::Create(C, "done", F);
   IRBuilder<> B(Entry);
   Value *Want = B.CreateAdd(F->getArg(1), B.getInt64(1));
+  Value *Counter = turnCounter(B, teamTurnOfThread(), F->getArg(0));
   B.CreateBr(Wait);
   B.SetInsertPoint(Wait);
-  LoadInst *Turn = B.CreateAlignedLoad(I64, F->getArg(0), Align(8));
+  LoadInst *Turn = B.CreateAlignedLoad(I64, Counter, Align(8));
   Turn->setAtomic(AtomicOrdering::Acquire);
   B.CreateCondBr(B.CreateICmpEQ(Turn, Want), Done, Yield);
   // Threads may outnumber cores: give the one whose turn it is the core.
@@ -83,7 +109,8 @@ Function *RuntimeFunctions::teamPassTurn() {
   if (!Created)
     return F;
   IRBuilder<> B(BasicBlock::Create(C, "entry", F));
-  B.CreateAlignedStore(F->getArg(1), F->getArg(0), Align(8))
+  B.CreateAlignedStore(
+       F->getArg(1), turnCounter(B, teamTurnOfThread(), F->getArg(0)), Align(8))
       ->setAtomic(AtomicOrdering::Release);
   B.CreateRetVoid();
   return F;

@@ -131,17 +131,17 @@ declare double @__ad_fwddiff(ptr, ...)
 ; CHECK: %[[TAPES:.*]] = call ptr @calloc(i64 1,
 ; CHECK: %[[REC:.*]] = call ptr @__ad_tape_push(ptr %tape, i64 8)
 ; CHECK: store ptr %[[TAPES]], ptr %[[REC]]
-; CHECK: call void (ptr, i32, ptr, ...) @__kmpc_fork_call(ptr @loc, i32 1, ptr @f.omp_outlined.ad.augmented.team, ptr %ad.omp.args)
+; CHECK: call void (ptr, i32, ptr, ...) @__kmpc_fork_call(ptr @loc, i32 1, ptr @f.omp_outlined.ad.values.2.3.4.ad.augmented.team, ptr %ad.omp.args)
 ; CHECK: %[[POP:.*]] = call ptr @__ad_tape_pop(ptr %tape, i64 8)
 ; CHECK: %[[TABLE:.*]] = load ptr, ptr %[[POP]]
 ; CHECK: %[[GTID:.*]] = call i32 @__kmpc_global_thread_num(ptr @loc)
 ; CHECK: call void @__kmpc_push_num_threads(ptr @loc, i32 %[[GTID]],
-; CHECK: call void (ptr, i32, ptr, ...) @__kmpc_fork_call(ptr @loc, i32 1, ptr @f.omp_outlined.ad.adjoint.team,
+; CHECK: call void (ptr, i32, ptr, ...) @__kmpc_fork_call(ptr @loc, i32 1, ptr @f.omp_outlined.ad.values.2.3.4.ad.adjoint.team,
 ; CHECK: call void @free(ptr %[[TABLE]])
 
 ; The augmented body combines its copy under the lock, taking a ticket;
 ; libomp's reduction protocol is gone.
-; CHECK-LABEL: define internal void @f.omp_outlined.ad.augmented(
+; CHECK-LABEL: define internal void @f.omp_outlined.ad.values.2.3.4.ad.augmented(
 ; CHECK-NOT: __kmpc_reduce
 ; CHECK: call void @__kmpc_critical(ptr @loc, i32 %gtid, ptr @.gomp_critical_user_.reduction.var)
 ; CHECK-NEXT: %ad.ticket = call i64 @__ad_omp_ticket(ptr @.gomp_critical_user_.reduction.var.ad.turn)
@@ -152,40 +152,46 @@ declare double @__ad_fwddiff(ptr, ...)
 
 ; The adjoint: x's shadow and the shared sum's shadow get atomic adds; the
 ; section's reverse waits for its turn and then passes it on.
-; CHECK-LABEL: define internal void @f.omp_outlined.ad.adjoint(
+; CHECK-LABEL: define internal void @f.omp_outlined.ad.values.2.3.4.ad.adjoint(
 ; CHECK: atomicrmw fadd ptr %p.shadow.re, double %v.d monotonic
 ; CHECK: rev.exit:
 ; CHECK: call void @__ad_omp_pass_turn(ptr @.gomp_critical_user_.reduction.var.ad.turn, i64 %ad.ticket.saved)
 ; CHECK: rev.locked:
 ; CHECK-NEXT: call void @__ad_omp_wait_turn(ptr @.gomp_critical_user_.reduction.var.ad.turn, i64 %ad.ticket.saved)
-; CHECK: atomicrmw fadd ptr %.saved4, double %a.d monotonic
+; CHECK: atomicrmw fadd ptr %.saved{{[0-9]+}}, double %a.d monotonic
 ; CHECK-NEXT: br label %rev.exit
 
 ; The tangent forks one team, with no tickets and no atomic adds.
 ; CHECK-LABEL: define internal { double, double } @f.ad.tangent(
-; CHECK: call void (ptr, i32, ptr, ...) @__kmpc_fork_call(ptr @loc, i32 1, ptr @f.omp_outlined.ad.tangent.team, ptr %ad.omp.args)
-; CHECK-LABEL: define internal void @f.omp_outlined.ad.tangent(
+; CHECK: call void (ptr, i32, ptr, ...) @__kmpc_fork_call(ptr @loc, i32 1, ptr @f.omp_outlined.ad.values.2.3.4.ad.tangent.team, ptr %ad.omp.args)
+; CHECK-LABEL: define internal void @f.omp_outlined.ad.values.2.3.4.ad.tangent(
 ; CHECK-NOT: __ad_omp_
 ; CHECK-NOT: atomicrmw
 ; CHECK: ret void
 
-; Each thread's entry: thread t's tape is at 16 + 24 t in the table; the
+; Each thread's entry: thread t's tape is at 24 + 24 t in the table; the
 ; augmented team's thread 0 records the team's size, the adjoint's checks
-; it and frees the thread's tape.
-; CHECK-LABEL: define internal void @f.omp_outlined.ad.augmented.team(
+; it and frees the thread's tape. While the body runs, the thread's
+; critical sections take their tickets from the table's counter.
+; CHECK-LABEL: define internal void @f.omp_outlined.ad.values.2.3.4.ad.augmented.team(
 ; CHECK: %ad.omp.thread = call i32 @omp_get_thread_num()
 ; CHECK: icmp ule i64 %ad.omp.threads,
 ; CHECK: ad.omp.fail:
+; CHECK-NEXT: call i64 @write(i32 2, ptr @ad.omp.why
 ; CHECK-NEXT: call void @abort()
 ; CHECK: ad.omp.size:
 ; CHECK: store i64 %ad.omp.threads, ptr
 ; CHECK: %ad.omp.tape = getelementptr i8, ptr
-; CHECK: call void @f.omp_outlined.ad.augmented(ptr %0, ptr %1,
+; CHECK: call void @f.omp_outlined.ad.values.2.3.4.ad.augmented(ptr %0, ptr %1,
 ; CHECK-SAME: ptr %ad.omp.tape)
-; CHECK-LABEL: define internal void @f.omp_outlined.ad.adjoint.team(
+; CHECK-LABEL: define internal void @f.omp_outlined.ad.values.2.3.4.ad.adjoint.team(
 ; CHECK: %[[N:.*]] = load i64, ptr
 ; CHECK: icmp eq i64 %ad.omp.threads, %[[N]]
-; CHECK: call void @f.omp_outlined.ad.adjoint(ptr %ad.omp.tape)
+; CHECK: %[[TURN:.*]] = call ptr @llvm.threadlocal.address.p0(ptr @__ad_omp_team_turn)
+; CHECK: store ptr %{{.*}}, ptr %[[TURN]]
+; CHECK-NEXT: call void @f.omp_outlined.ad.values.2.3.4.ad.adjoint(ptr %ad.omp.tape)
+; CHECK-NEXT: store ptr %{{.*}}, ptr %[[TURN]]
 ; CHECK-NEXT: call void @__ad_tape_free(ptr %ad.omp.tape)
 ; CHECK: ad.omp.fail:
+; CHECK-NEXT: call i64 @write(i32 2, ptr @ad.omp.why
 ; CHECK-NEXT: call void @abort()

@@ -1,11 +1,5 @@
 // firstprivate on a floating-point variable, in both modes: each thread
 // starts from a copy of the value the variable had before the region.
-// XFAIL: *
-// Known bug (issue 15), remove the XFAIL when this passes: clang passes a
-// firstprivate double to __kmpc_fork_call by value, as the bits of an i64,
-// and the plugin rejects it at the pragma's line, at -O0 and -O2: "cannot
-// differentiate 'f': the bits of a differentiated floating-point value are
-// computed on as an integer ('call')".
 // RUN: %clang_omp -O0 %s -o %t.O0 -lm && %omp_run %t.O0
 // RUN: %clang_omp -O2 %s -o %t.O2 -lm && %omp_run %t.O2
 #include "omp_test.h"
