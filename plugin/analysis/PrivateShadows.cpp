@@ -173,12 +173,12 @@ static const SCEV *boundOnce(const SCEV *S, bool Upper, ScalarEvolution &SE,
     }
     const SCEV *Step = AR->getStepRecurrence(SE);
     const SCEV *Taken = SE.getBackedgeTakenCount(AR->getLoop());
-    // Both ends must be reached: a trip count that varies with an outer
-    // loop (a triangle) could pair the largest start with the most trips
-    // although no iteration has both.
+    // A trip count that varies with an outer loop (a triangle) may pair
+    // the largest start with the most trips although no iteration has
+    // both: a looser bound, which costs buffer space only (the sum skips
+    // what nobody read).
     if (isa<SCEVCouldNotCompute>(Taken) || !Bound(Step, false) ||
-        Bound(Step, false) != Bound(Step, true) || !Bound(Taken, false) ||
-        Bound(Taken, false) != Bound(Taken, true))
+        Bound(Step, false) != Bound(Step, true))
       return nullptr;
     bool Rising = NonNegative(Step);
     if (!Rising && !NonPositive(Step))
