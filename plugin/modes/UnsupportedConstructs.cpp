@@ -192,8 +192,11 @@ bool checkSupportedConstructs(ADContext &Ctx, const ActivityAnalysis &AA,
                        "compare-and-swap on differentiated memory (an atomic "
                        "update written as a CAS loop) has no derivative: "
                        "the value it stores is not a function of the loop",
-                       "use atomicAdd (double atomicAdd is native on sm_60 "
-                       "and later)");
+                       isParallelDeviceCode(*F.getParent())
+                           ? "use atomicAdd (double atomicAdd is native on "
+                             "sm_60 and later)"
+                           : "use an atomic += or -= (#pragma omp atomic), a "
+                             "reduction, or a critical section");
         return false;
       }
   if (const Instruction *I = AA.fpBitsMisuse()) {

@@ -49,7 +49,15 @@ static std::string sourceName(const Function &F) {
 std::string DiagnosticReporter::functionName(const Function &F) const {
   bool Nested = false;
   const Function &User = userFunction(F, &Nested);
-  return (Nested ? "the derivative of '" : "'") + sourceName(User) + "'";
+  // clang names an OpenMP region's body after its function
+  // (f.omp_outlined, f.omp_outlined_debug__; the plugin's copies add more).
+  StringRef Name = User.getName();
+  size_t Region = Name.find(".omp_outlined");
+  std::string Quoted =
+      Region == StringRef::npos
+          ? "'" + sourceName(User) + "'"
+          : "a parallel region of '" + demangle(Name.take_front(Region)) + "'";
+  return (Nested ? "the derivative of " : "") + Quoted;
 }
 
 void DiagnosticReporter::emit(const Function &F, const DebugLoc &Loc,

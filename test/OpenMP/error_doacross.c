@@ -9,7 +9,7 @@
 double wave(double *x, int n) {
   double y[64] = {0};
 #pragma omp parallel for ordered(1)
-  // CHECK-DAG: error_doacross.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate 'wave{{[^']*}}': this OpenMP construct ('__kmpc_doacross_init'{{.*}}) is not differentiated
+  // CHECK-DAG: error_doacross.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate {{(a parallel region of )?}}'wave': this OpenMP construct ('__kmpc_doacross_init'{{.*}}) is not differentiated
   for (int i = 1; i < n; i++) {
 #pragma omp ordered depend(sink : i - 1)
     y[i] = y[i - 1] * 0.5 + x[i] * x[i];

@@ -10,7 +10,7 @@ double squares(double *x, int n) {
   double s[64] = {0}, t = 0;
 #pragma omp parallel
 #pragma omp single
-  // CHECK-DAG: error_taskloop.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate 'squares{{[^']*}}': OpenMP tasks {{.*}}not differentiated
+  // CHECK-DAG: error_taskloop.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate {{(a parallel region of )?}}'squares': OpenMP tasks {{.*}}not differentiated
 #pragma omp taskloop
   for (int i = 0; i < n; i++)
     s[i] = x[i] * x[i];
@@ -23,7 +23,7 @@ double cubes(double *x, int n) {
   double s[64] = {0}, t = 0;
 #pragma omp parallel
 #pragma omp single
-  // CHECK-DAG: error_taskloop.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate 'cubes{{[^']*}}': OpenMP tasks {{.*}}not differentiated
+  // CHECK-DAG: error_taskloop.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate {{(a parallel region of )?}}'cubes': OpenMP tasks {{.*}}not differentiated
 #pragma omp taskloop grainsize(4)
   for (int i = 0; i < n; i++)
     s[i] = x[i] * x[i] * x[i];
