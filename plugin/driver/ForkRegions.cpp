@@ -63,9 +63,6 @@ struct OpenMPRuntime {
   FunctionCallee maxThreads() {
     return M.getOrInsertFunction("omp_get_max_threads", I32);
   }
-  FunctionCallee globalThreadNum() {
-    return M.getOrInsertFunction("__kmpc_global_thread_num", I32, Ptr);
-  }
   FunctionCallee pushNumThreads() {
     return M.getOrInsertFunction("__kmpc_push_num_threads", Void, Ptr, I32,
                                  I32);
@@ -366,8 +363,9 @@ void RegionForker::fork(CallBase &Call) {
     Dynamic = B.CreateCall(M.getOrInsertFunction("omp_get_dynamic", Omp.I32));
     B.CreateCall(M.getOrInsertFunction("omp_set_dynamic", Omp.Void, Omp.I32),
                  {B.getInt32(0)});
-    B.CreateCall(Omp.pushNumThreads(),
-                 {Loc, B.CreateCall(Omp.globalThreadNum(), {Loc}), Threads});
+    B.CreateCall(
+        Omp.pushNumThreads(),
+        {Loc, B.CreateCall(Runtime.ompGlobalThreadNum(), {Loc}), Threads});
   }
   AllocaInst *Sum = nullptr;
   if (Role == RegionRole::Adjoint && !Call.getType()->isVoidTy()) {

@@ -47,10 +47,7 @@ static bool callAgain(AdjointEmitter &E, CallBase &Call) {
   for (Use &U : Call.args()) {
     Value *A = nullptr;
     if (FreshThreadId && U.getOperandNo() == 1)
-      A = E.B.CreateCall(
-          Call.getModule()->getOrInsertFunction(
-              "__kmpc_global_thread_num", E.B.getInt32Ty(), Args[0]->getType()),
-          {Args[0]});
+      A = E.B.CreateCall(E.Runtime.ompGlobalThreadNum(), {Args[0]});
     else
       A = E.primal(U);
     if (!A)

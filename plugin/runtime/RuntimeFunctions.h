@@ -136,6 +136,10 @@ public:
   /// address is at firstBuffer + u * stride (OpenMP, PrivateShadows.h).
   llvm::Function *teamSumPrivate(llvm::Type *Element);
 
+  /// libomp's i32 __kmpc_global_thread_num(ptr loc): the calling thread's
+  /// id, which libomp's other entry points take.
+  llvm::FunctionCallee ompGlobalThreadNum();
+
   llvm::FunctionCallee calloc();
   llvm::FunctionCallee free();
   llvm::FunctionCallee mallocUsableSize();

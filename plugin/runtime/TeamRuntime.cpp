@@ -42,6 +42,12 @@ static Value *turnCounter(IRBuilderBase &B, GlobalVariable *OfThread,
   return B.CreateSelect(B.CreateIsNull(Team), OfLock, Team);
 }
 
+FunctionCallee RuntimeFunctions::ompGlobalThreadNum() {
+  return M.getOrInsertFunction("__kmpc_global_thread_num",
+                               Type::getInt32Ty(M.getContext()),
+                               PointerType::getUnqual(M.getContext()));
+}
+
 Function *RuntimeFunctions::teamTicket() {
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
