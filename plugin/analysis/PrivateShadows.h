@@ -26,7 +26,6 @@
 
 namespace llvm {
 class Function;
-class IRBuilderBase;
 class Value;
 class LoopInfo;
 class ScalarEvolution;
@@ -53,14 +52,6 @@ struct PrivateShadow {
 llvm::SmallVector<PrivateShadow, 2> privateShadows(llvm::Function &Body,
                                                    llvm::ScalarEvolution &SE,
                                                    llvm::LoopInfo &LI);
-
-/// Emits \p Bound (a Low or High of privateShadows) at \p B, in the
-/// caller of the region: \p Args are the region call's arguments, by
-/// which the body's parameters and its entry loads through them are
-/// rebuilt.
-llvm::Value *emitPrivateShadowBound(const llvm::SCEV *Bound,
-                                    llvm::IRBuilderBase &B,
-                                    llvm::ArrayRef<llvm::Value *> Args);
 
 /// Bit k: parameter k of \p Body is one of privateShadows'.
 uint64_t privateShadowMask(llvm::ArrayRef<PrivateShadow> Shadows);

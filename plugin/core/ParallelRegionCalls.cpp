@@ -2,11 +2,20 @@
 #include "core/ParallelRegionCalls.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Metadata.h"
 
 using namespace llvm;
 
 namespace ad {
+
+bool hasParallelRegionCall(const Function &F) {
+  for (const Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallBase>(&I);
+        Call && isParallelRegionCall(*Call))
+      return true;
+  return false;
+}
 
 bool isParallelRegionCall(const CallBase &Call) {
   return Call.getMetadata(ParallelRegionMark);

@@ -18,6 +18,10 @@
 
 #include "llvm/IR/InstrTypes.h"
 
+namespace llvm {
+class Function;
+} // namespace llvm
+
 namespace ad {
 
 /// What a marked call runs in every thread of the team.
@@ -33,6 +37,8 @@ constexpr const char *ParallelRegionMark = "ad.parallel";
 
 /// Whether \p Call stands for a parallel region.
 bool isParallelRegionCall(const llvm::CallBase &Call);
+/// Whether \p F calls a parallel region.
+bool hasParallelRegionCall(const llvm::Function &F);
 /// Marks \p Call as the region \p Loc (libomp's source location) runs.
 void markParallelRegionCall(llvm::CallBase &Call, llvm::Value *Loc,
                             RegionRole Role);

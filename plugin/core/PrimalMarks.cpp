@@ -1,5 +1,6 @@
 //===- PrimalMarks.cpp - What the canonical primal's metadata vouches for -===//
 #include "core/PrimalMarks.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Metadata.h"
@@ -10,8 +11,14 @@ namespace ad {
 
 static constexpr const char *Kinds[] = {
     "ad.unchanged", "ad.unchanged.in.loop", "ad.deferred.free",
-    "ad.freed.in.reverse"};
-enum Kind { Unchanged, UnchangedInLoop, Deferred, FreedInReverse };
+    "ad.freed.in.reverse", "ad.unchanged.args"};
+enum Kind {
+  Unchanged,
+  UnchangedInLoop,
+  Deferred,
+  FreedInReverse,
+  UnchangedArgs
+};
 
 static bool has(const Instruction &I, Kind K) {
   return I.getMetadata(Kinds[K]) != nullptr;
@@ -26,6 +33,19 @@ bool isUnchangedInItsLoop(const Instruction &I) {
   return has(I, UnchangedInLoop);
 }
 void markUnchangedInItsLoop(Instruction &I) { mark(I, UnchangedInLoop); }
+uint64_t unchangedArguments(const CallBase &Call) {
+  MDNode *N = Call.getMetadata(Kinds[UnchangedArgs]);
+  if (!N || N->getNumOperands() != 1)
+    return 0;
+  auto *C = mdconst::dyn_extract<ConstantInt>(N->getOperand(0));
+  return C ? C->getZExtValue() : 0;
+}
+void markUnchangedArguments(CallBase &Call, uint64_t Mask) {
+  Mask |= unchangedArguments(Call);
+  mark(Call, UnchangedArgs,
+       {ConstantAsMetadata::get(
+           ConstantInt::get(Type::getInt64Ty(Call.getContext()), Mask))});
+}
 bool isDeferredFree(const Instruction &I) { return has(I, Deferred); }
 
 Function *freedInReverse(const CallBase &Alloc) {

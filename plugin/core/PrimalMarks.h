@@ -4,7 +4,8 @@
 // act on, and attach them to its instructions as metadata, which the
 // clones of its blocks carry along: a load or store whose value nothing
 // overwrites before the reverse sweep (!ad.unchanged, ReloadVersioning.h), a
-// load no write of its own loop changes (!ad.unchanged.in.loop), a free a
+// load no write of its own loop changes (!ad.unchanged.in.loop), what a
+// parallel region reads that nothing overwrites (!ad.unchanged.args), a free a
 // gradient runs in its reverse sweep and the allocation it frees there
 // (!ad.deferred.free, !ad.freed.in.reverse, DeferredFrees.h). They are read
 // here, below the layers that decide. All of them vouch for a gradient (both
@@ -14,6 +15,8 @@
 //===----------------------------------------------------------------------===//
 #ifndef AD_CORE_PRIMALMARKS_H
 #define AD_CORE_PRIMALMARKS_H
+
+#include <cstdint>
 
 namespace llvm {
 class CallBase;
@@ -34,6 +37,11 @@ void markUnchangedAfterAccess(llvm::Instruction &I);
 bool isUnchangedInItsLoop(const llvm::Instruction &I);
 void markUnchangedInItsLoop(llvm::Instruction &I);
 
+/// Bit k: what parallel region call \p Call reads through its argument k
+/// (and never writes), a run-time check has shown that nothing the region or
+/// its function writes after the call changes (ReloadVersioning.h).
+uint64_t unchangedArguments(const llvm::CallBase &Call);
+void markUnchangedArguments(llvm::CallBase &Call, uint64_t Mask);
 /// \p I is a free a gradient runs in its reverse sweep instead.
 bool isDeferredFree(const llvm::Instruction &I);
 

@@ -1,6 +1,7 @@
 //===- ForkRegions.cpp - Parallel regions forked again --------------------===//
 #include "driver/ForkRegions.h"
 #include "analysis/PrivateShadows.h"
+#include "analysis/RegionRanges.h"
 #include "core/IRHelpers.h"
 #include "core/ParallelRegionCalls.h"
 #include "runtime/RuntimeFunctions.h"
@@ -311,7 +312,6 @@ Function *RegionForker::teamEntry(CallBase &Call, RegionRole Role,
 void RegionForker::fork(CallBase &Call) {
   RegionRole Role = parallelRegionRole(Call);
   Value *Loc = parallelRegionLocation(Call);
-  Function &Callee = *Call.getCalledFunction();
   IRBuilder<> B(&Call);
   LLVMContext &C = M.getContext();
   bool Taped = Role == RegionRole::Augmented || Role == RegionRole::Adjoint;
@@ -338,8 +338,8 @@ void RegionForker::fork(CallBase &Call) {
     SmallVector<Value *, 8> Primals(Call.args());
     for (auto [P, Private] : enumerate(Layout.Privates)) {
       Value *Header = at(B, Table, Layout.privateHeader(P));
-      Value *Low = emitPrivateShadowBound(Private.Low, B, Primals);
-      Value *High = emitPrivateShadowBound(Private.High, B, Primals);
+      Value *Low = emitRegionBound(Private.Low, B, Primals);
+      Value *High = emitRegionBound(Private.High, B, Primals);
       // The shadow the buffers are summed into (it holds still during the
       // region: the region only reads the captured variable).
       Value *Shadow = Call.getArgOperand(shadowIndex(Shadows, Private.Arg));

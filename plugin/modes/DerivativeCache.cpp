@@ -2,6 +2,7 @@
 //--===//
 #include "modes/DerivativeCache.h"
 #include "core/IRHelpers.h"
+#include "core/ParallelRegionCalls.h"
 #include "modes/ReverseBuilder.h"
 #include "modes/TangentBuilder.h"
 #include "primal/Preprocess.h"
@@ -151,7 +152,10 @@ Function *DerivativeCache::gradientPrimal(Function *F) {
   if (!Inserted)
     return It->second;
   Function *Shared = canonicalPrimal(F);
-  if (Ctx.FAM.getResult<LoopAnalysis>(*Shared).empty())
+  // Nothing repeats: no load is taped more than once. (A parallel region
+  // is a loop, in its threads.)
+  if (Ctx.FAM.getResult<LoopAnalysis>(*Shared).empty() &&
+      !hasParallelRegionCall(*Shared))
     return It->second = Shared;
   ADPhaseTimer Timer(ADPhase::CanonicalPrimal);
   Function *Clone = createCanonicalPrimal(*F, Ctx.FAM);
@@ -194,6 +198,10 @@ Function *DerivativeCache::gradientPrimal(Function *F) {
         << ore::NV("InLoop", Versions->InLoop)
         << " more, cached once per entry into the loop instead of once per "
            "iteration";
+    if (Versions->RegionArguments)
+      R << "; and that nothing overwrites what parallel regions read through "
+        << ore::NV("RegionArguments", Versions->RegionArguments)
+        << " argument(s), which their derivatives then read back";
     return R;
   });
   CheckedCopies[Clone] = std::make_unique<DenseSet<const BasicBlock *>>(

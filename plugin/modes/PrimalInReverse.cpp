@@ -214,6 +214,17 @@ std::pair<uint64_t, uint64_t> PrimalInReverse::keptArguments(CallBase &I) {
     unsigned K = U.getOperandNo();
     if (K >= 64 || !U->getType()->isPointerTy())
       continue;
+    // A parallel region's reads that run-time checks showed nothing writes
+    // over, the region itself included, until the adjoint (the checked copy
+    // of a gradient, ReloadVersioning.h).
+    // (Not a stack slot with lifetime markers: see inDeadLocal.)
+    auto *Slot = dyn_cast<AllocaInst>(getUnderlyingObject(U));
+    if (hasArgBit(unchangedArguments(I), K) &&
+        !(Slot && hasLifetimeMarkers(*Slot))) {
+      Kept |= uint64_t(1) << K;
+      Unwritten |= uint64_t(1) << K;
+      continue;
+    }
     MemoryLocation Loc = MemoryLocation::getBeforeOrAfter(U);
     // A parallel region's body reads through its noalias readonly pointers
     // only (primal/ParallelRegions.cpp); alias analysis, which sees the

@@ -1,5 +1,7 @@
 //===- DeferredFrees.cpp - Frees a gradient moves to its reverse sweep ----===//
 #include "primal/DeferredFrees.h"
+#include "analysis/RegionFootprint.h"
+#include "core/ParallelRegionCalls.h"
 #include "core/PrimalMarks.h"
 #include "rules/CallRows.h"
 #include "llvm/Analysis/CFG.h"
@@ -14,8 +16,9 @@ using namespace llvm;
 namespace ad {
 
 /// The uses of \p Alloc, through address arithmetic: only accesses through
-/// it, comparisons, memory intrinsics and one-argument frees (collected in
-/// \p Frees). Anything else might free it or let it escape.
+/// it (a parallel region's too), comparisons, memory intrinsics and
+/// one-argument frees (collected in \p Frees). Anything else might free it
+/// or let it escape.
 static bool onlyAccessedOrFreed(const Value *Alloc,
                                 SmallVectorImpl<CallBase *> &Frees) {
   SmallVector<const Value *, 8> Work{Alloc};
@@ -43,6 +46,11 @@ static bool onlyAccessedOrFreed(const Value *Alloc,
            cast<IntrinsicInst>(I)->isLifetimeStartOrEnd()))
         continue;
       auto *Call = dyn_cast<CallBase>(I);
+      // A parallel region that only accesses memory through it.
+      if (Call && isParallelRegionCall(*Call) && Call->getCalledFunction() &&
+          U.getOperandNo() < Call->getCalledFunction()->arg_size() &&
+          staysInRegion(*Call->getCalledFunction()->getArg(U.getOperandNo())))
+        continue;
       if (Call && P == Alloc && Call->arg_size() == 1 &&
           rowOf(*Call).Kind == CalleeKind::Free && Call->getCalledFunction()) {
         Frees.push_back(Call);

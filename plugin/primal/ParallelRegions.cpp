@@ -3,6 +3,7 @@
 #include "core/ParallelRegionCalls.h"
 #include "runtime/RuntimeFunctions.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/AttributeMask.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
@@ -44,19 +45,23 @@ static bool onlyLoadedAs(const Argument &Arg, Type *T) {
 }
 
 /// The value that stack slot \p Slot, which \p Fork passes to its region,
-/// holds all through the region: the slot's one store, before the fork,
-/// when nothing else writes the slot (the regions it is passed to only read
-/// it). Null otherwise.
+/// holds all through the region, when only stores write the slot (the
+/// regions it is passed to only read it): the last store before the fork in
+/// its block (a loop around the region, unrolled, stores the slot once per
+/// region), or else the slot's one store, if it comes before the fork. Null
+/// otherwise.
 static Value *valueForRegion(Value *Slot, CallInst &Fork, DominatorTree &DT) {
   auto *AI = dyn_cast<AllocaInst>(Slot);
   if (!AI)
     return nullptr;
   StoreInst *Only = nullptr;
+  unsigned Stores = 0;
   for (User *U : AI->users()) {
     if (auto *S = dyn_cast<StoreInst>(U)) {
-      if (S->getPointerOperand() != AI || Only || S->isVolatile())
+      if (S->getPointerOperand() != AI || S->isVolatile())
         return nullptr;
       Only = S;
+      ++Stores;
       continue;
     }
     if (isa<LoadInst>(U))
@@ -85,7 +90,10 @@ static Value *valueForRegion(Value *Slot, CallInst &Fork, DominatorTree &DT) {
                    [](const User *U) { return isa<LoadInst>(U); })))
         return nullptr;
   }
-  if (!Only || !DT.dominates(Only, &Fork))
+  for (Instruction *I = Fork.getPrevNode(); I; I = I->getPrevNode())
+    if (auto *S = dyn_cast<StoreInst>(I); S && S->getPointerOperand() == AI)
+      return S->getValueOperand();
+  if (Stores != 1 || !DT.dominates(Only, &Fork))
     return nullptr;
   return Only->getValueOperand();
 }
@@ -163,6 +171,41 @@ static void useFloatForBits(Argument &Bits, Argument &Value) {
   }
   if (Cast->use_empty())
     Cast->eraseFromParent();
+}
+
+/// Phis that only ever pass one parameter's value around (loop-carried
+/// copies of a captured variable, once its loads became the parameter) are
+/// that value: scalar evolution, which bounds what the region accesses
+/// (analysis/RegionRanges.h), does not see through such cycles.
+static void foldParameterPhiCycles(Function &F) {
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (BasicBlock &BB : F)
+      for (PHINode &Phi : make_early_inc_range(BB.phis())) {
+        SmallPtrSet<PHINode *, 8> Seen;
+        SmallVector<PHINode *, 8> Work{&Phi};
+        Value *Only = nullptr;
+        bool One = true;
+        while (!Work.empty() && One) {
+          PHINode *P = Work.pop_back_val();
+          if (!Seen.insert(P).second)
+            continue;
+          for (Value *In : P->incoming_values()) {
+            if (auto *Next = dyn_cast<PHINode>(In))
+              Work.push_back(Next);
+            else if (Only && In != Only)
+              One = false;
+            else
+              Only = In;
+          }
+        }
+        if (One && Only && (isa<Argument>(Only) || isa<Constant>(Only))) {
+          Phi.replaceAllUsesWith(Only);
+          Phi.eraseFromParent();
+          Changed = true;
+        }
+      }
+  }
 }
 
 /// A copy of \p Body that takes the values of the captured variables
@@ -249,6 +292,7 @@ bodyTakingValues(Function &Body,
           New->addAttr(Attribute::ReadOnly);
       }
     }
+    foldParameterPhiCycles(*NF);
   }
   for (auto [J, KT] : enumerate(Candidates))
     Promoted.push_back(NF->getArg(KT.first)->use_empty());

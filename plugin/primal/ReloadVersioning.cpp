@@ -2,9 +2,10 @@
 #include "primal/ReloadVersioning.h"
 #include "analysis/AccessIntervals.h"
 #include "analysis/MemoryEffects.h"
+#include "analysis/RegionFootprint.h"
+#include "core/ParallelRegionCalls.h"
 #include "core/PrimalMarks.h"
 #include "rules/MathRules.h"
-#include "llvm/IR/Module.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/CFG.h"
@@ -15,6 +16,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -36,13 +38,22 @@ namespace {
 /// many is left to the tape rather than made slow to compile.
 constexpr unsigned MaxPairs = 20000;
 
-/// A load or write: Base + Offset, Size bytes, in loop L.
+/// A load or write: Base + Offset, Size bytes, in loop L. A parallel
+/// region's call stands for what it reads, or writes, through one of its
+/// arguments over all its threads (RegionFootprint.h).
 struct Access {
   Instruction *I;
   const SCEV *Base, *Offset, *Size;
   Loop *L;
   /// Under which Offset and Size are what the access uses (WidenExtensions).
   Conjunction Assume;
+};
+
+/// What the reverse sweep may read back: a load's or store's value, or
+/// what region call I reads through its argument Arg.
+struct ReadSite {
+  Instruction *I;
+  int Arg = -1;
 };
 
 /// The row of an arithmetic instruction or a math call, or nullptr.
@@ -108,6 +119,24 @@ public:
 
 private:
   std::optional<Access> accessOf(Instruction *I);
+  std::optional<Access> accessOf(const ReadSite &R);
+  /// What \p W may write of \p Loc, as accesses; nullopt if not all of it
+  /// can be told.
+  std::optional<SmallVector<Access, 2>> writesOf(Instruction *W,
+                                                 const MemoryLocation &Loc);
+  const RegionFootprint &footprintOf(CallBase &Region);
+  /// Region call \p Region's accesses of \p Range from argument \p Arg.
+  std::optional<Access> regionAccess(CallBase &Region, unsigned Arg,
+                                     const OffsetRange &Range);
+  /// The arguments of region call \p Region that it only reads through,
+  /// within ranges this can tell.
+  SmallVector<unsigned, 4> regionReads(CallBase &Region);
+  std::optional<Access> newRegionAccess(CallBase &Region, unsigned Arg,
+                                        const OffsetRange &Range);
+  DenseMap<CallBase *, RegionFootprint> Footprints;
+  std::map<std::tuple<CallBase *, unsigned, const SCEV *, const SCEV *>,
+           std::optional<Access>>
+      RegionAccesses;
   /// The outermost loop around \p L that is inside \p Around (Around null:
   /// the outermost of all).
   static const Loop *outermostInside(const Loop *L, const Loop *Around) {
@@ -167,9 +196,10 @@ private:
       ReachableInIteration;
   /// (Lo, End) of the intervals built: Lo < End whenever the access runs.
   std::set<std::pair<const SCEV *, const SCEV *>> Below;
-  bool version(BasicBlock *CheckBB, Value *OK,
-               ArrayRef<Instruction *> Unchanged, ArrayRef<bool> OnlyInLoop,
-               DenseSet<const BasicBlock *> &Copy);
+  /// Splits the function at \p At: from there on, a copy in which the
+  /// accesses \p Unchanged are marked runs where \p OK holds.
+  bool version(Instruction *At, Value *OK, ArrayRef<ReadSite> Unchanged,
+               ArrayRef<bool> OnlyInLoop, DenseSet<const BasicBlock *> &Copy);
 
   Function &F;
   FunctionAnalysisManager &FAM;
@@ -214,6 +244,105 @@ std::optional<Access> ReloadVersioner::accessOf(Instruction *I) {
   A.Offset = Widen.visit(A.Offset);
   A.Size = Widen.visit(A.Size);
   return A;
+}
+
+const RegionFootprint &ReloadVersioner::footprintOf(CallBase &Region) {
+  auto [It, New] = Footprints.try_emplace(&Region);
+  if (New) {
+    Function &Body = *Region.getCalledFunction();
+    It->second =
+        regionFootprint(Body, FAM.getResult<ScalarEvolutionAnalysis>(Body),
+                        FAM.getResult<LoopAnalysis>(Body));
+  }
+  return It->second;
+}
+
+std::optional<Access> ReloadVersioner::regionAccess(CallBase &Region,
+                                                    unsigned Arg,
+                                                    const OffsetRange &Range) {
+  // Once per range: rebuilding it in this function adds instructions.
+  auto [It, New] =
+      RegionAccesses.try_emplace({&Region, Arg, Range.Lo, Range.Hi});
+  if (New)
+    It->second = newRegionAccess(Region, Arg, Range);
+  return It->second;
+}
+
+std::optional<Access>
+ReloadVersioner::newRegionAccess(CallBase &Region, unsigned Arg,
+                                 const OffsetRange &Range) {
+  Type *I64 = Type::getInt64Ty(F.getContext());
+  Value *Ptr = Region.getArgOperand(Arg);
+  const SCEV *Lo = regionBoundInCaller(Range.Lo, SE, Region, LI);
+  const SCEV *Hi = regionBoundInCaller(Range.Hi, SE, Region, LI);
+  if (!Lo || !Hi || Lo->getType() != I64 || Hi->getType() != I64 ||
+      !SE.isSCEVable(Ptr->getType()))
+    return std::nullopt;
+  const SCEV *P = SE.getSCEV(Ptr);
+  const SCEV *Base = SE.getPointerBase(P);
+  const SCEV *Offset = SE.removePointerBase(P);
+  if (!isa<SCEVUnknown>(Base) || isa<SCEVCouldNotCompute>(Offset) ||
+      Offset->getType() != I64)
+    return std::nullopt;
+  Access A{&Region,
+           Base,
+           SE.getAddExpr(Offset, Lo),
+           SE.getMinusSCEV(Hi, Lo),
+           LI.getLoopFor(Region.getParent()),
+           {}};
+  WidenExtensions Widen(SE, Intervals, outermostInside(A.L, nullptr), A.Assume);
+  A.Offset = Widen.visit(A.Offset);
+  A.Size = Widen.visit(A.Size);
+  return A;
+}
+
+std::optional<Access> ReloadVersioner::accessOf(const ReadSite &R) {
+  if (R.Arg < 0)
+    return accessOf(R.I);
+  auto &Region = cast<CallBase>(*R.I);
+  for (const ParameterFootprint &P : footprintOf(Region).Parameters)
+    if (P.Arg == unsigned(R.Arg) && P.Reads)
+      return regionAccess(Region, P.Arg, *P.Reads);
+  return std::nullopt;
+}
+
+SmallVector<unsigned, 4> ReloadVersioner::regionReads(CallBase &Region) {
+  SmallVector<unsigned, 4> Args;
+  const RegionFootprint &FP = footprintOf(Region);
+  for (const ParameterFootprint &P : FP.Parameters)
+    if (P.Reads && !P.ReadsUnbounded && !P.Writes && !P.WritesUnbounded)
+      Args.push_back(P.Arg);
+  return Args;
+}
+
+std::optional<SmallVector<Access, 2>>
+ReloadVersioner::writesOf(Instruction *W, const MemoryLocation &Loc) {
+  auto *Region = dyn_cast<CallBase>(W);
+  if (!Region || !isParallelRegionCall(*Region) ||
+      !Region->getCalledFunction()) {
+    if (std::optional<Access> A = accessOf(W))
+      return SmallVector<Access, 2>{*A};
+    return std::nullopt;
+  }
+  const RegionFootprint &FP = footprintOf(*Region);
+  if (FP.WritesElsewhere)
+    return std::nullopt;
+  SmallVector<Access, 2> Out;
+  for (const ParameterFootprint &P : FP.Parameters) {
+    if (!P.Writes && !P.WritesUnbounded)
+      continue;
+    if (AAR.isNoAlias(
+            MemoryLocation::getBeforeOrAfter(Region->getArgOperand(P.Arg)),
+            Loc))
+      continue;
+    std::optional<Access> A;
+    if (!P.WritesUnbounded)
+      A = regionAccess(*Region, P.Arg, *P.Writes);
+    if (!A)
+      return std::nullopt;
+    Out.push_back(*A);
+  }
+  return Out;
 }
 
 const SCEV *ReloadVersioner::absolute(const Access &A, const SCEV *Offset) {
@@ -485,6 +614,17 @@ std::optional<Compare> ReloadVersioner::neverRuns(const Access &W) {
 
 std::optional<SmallVector<Condition, 2>>
 ReloadVersioner::pairCondition(const Access &Ld, const Access &W) {
+  // One parallel region: its threads' writes may come before or after any
+  // of their reads, so only ranges that never meet will do. (A store is its
+  // own writer too, in the loop's later iterations: B and C below.)
+  if (Ld.I == W.I && isa<CallBase>(Ld.I)) {
+    Condition Whole;
+    addWholeRunDisjoint(Ld, W, Whole);
+    SmallVector<Condition, 2> All;
+    if (!addAlternatives(std::move(Whole), std::nullopt, All))
+      return std::nullopt;
+    return All;
+  }
   // The loops around both, outermost first: in a later iteration of any of
   // them the write follows the load whatever their order in the body.
   SmallVector<const Loop *, 4> Common;
@@ -598,7 +738,9 @@ Value *ReloadVersioner::hoist(Value *V, Instruction *At, unsigned Depth) {
     return V;
   if (auto It = Hoisted.find(I); It != Hoisted.end())
     return It->second;
-  Value *&Result = Hoisted[I]; // nullptr while in progress: no cycles.
+  // nullptr while in progress: no cycles. (Not a reference into the map:
+  // the operands' entries, added below, may move it.)
+  Hoisted[I] = nullptr;
   if (Depth > 8 ||
       !(isa<BinaryOperator>(I) || isa<CastInst>(I) || isa<SelectInst>(I) ||
         isa<CmpInst>(I) || isa<GetElementPtrInst>(I)))
@@ -635,7 +777,7 @@ Value *ReloadVersioner::hoist(Value *V, Instruction *At, unsigned Depth) {
   Copy->setDebugLoc(DebugLoc());
   Copy->insertBefore(At->getIterator());
   Copy->setName(I->getName() + ".check");
-  return Result = Copy;
+  return Hoisted[I] = Copy;
 }
 
 const SCEV *ReloadVersioner::atCheck(const SCEV *S, SCEVExpander &Exp,
@@ -682,20 +824,26 @@ Value *ReloadVersioner::expand(const Condition &C, SCEVExpander &Exp,
 }
 
 std::optional<ReloadVersions> ReloadVersioner::run() {
-  if (LI.empty())
+  if (LI.empty() && !hasParallelRegionCall(F))
     return std::nullopt;
   SmallVector<Instruction *, 32> Writers;
   // What the reverse sweep would reload: floating-point values loaded in a
   // loop, and those stored in one (the value is then read back from where
   // it was stored).
-  SmallVector<Instruction *, 32> Reads;
+  // And what a parallel region reads through an argument: its body's
+  // derivative reloads it then (in its own loops, wherever the call is).
+  SmallVector<ReadSite, 32> Reads;
   for (Instruction &I : instructions(F)) {
     auto *Ld = dyn_cast<LoadInst>(&I);
     auto *St = dyn_cast<StoreInst>(&I);
     if ((Ld && Ld->isSimple() && mayBeNeededInReverse(Ld)) ||
         (St && St->isSimple() && mayBeNeededInReverse(St->getValueOperand())))
       if (LI.getLoopFor(I.getParent()))
-        Reads.push_back(&I);
+        Reads.push_back({&I});
+    if (auto *Region = dyn_cast<CallBase>(&I);
+        Region && isParallelRegionCall(*Region) && Region->getCalledFunction())
+      for (unsigned Arg : regionReads(*Region))
+        Reads.push_back({&I, int(Arg)});
     // Only gradients are versioned: their deferred frees run after every
     // read back (DeferredFrees.h).
     if (!Ld && writesProgramMemory(I) && !isDeferredFree(I))
@@ -705,12 +853,16 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
     return std::nullopt;
 
   // Accesses some write may change, and what rules that out for each write.
-  SmallVector<Instruction *, 32> Unchanged;
+  SmallVector<ReadSite, 32> Unchanged;
   SmallVector<bool, 32> OnlyInLoop; // Per access: vouched for in its loop.
   SmallVector<Condition, 64> Checks;
   SmallVector<unsigned, 32> FirstCheck; // Per kept access, its first check.
-  for (Instruction *Ld : Reads) {
-    MemoryLocation Loc = MemoryLocation::get(Ld);
+  for (const ReadSite &Site : Reads) {
+    Instruction *Ld = Site.I;
+    MemoryLocation Loc = Site.Arg < 0
+                             ? MemoryLocation::get(Ld)
+                             : MemoryLocation::getBeforeOrAfter(
+                                   cast<CallBase>(Ld)->getArgOperand(Site.Arg));
     std::optional<Access> LA;
     SmallVector<Condition, 8> Mine;
     bool Possible = true, Needed = false;
@@ -719,18 +871,25 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
         continue;
       Needed = true;
       if (!LA)
-        LA = accessOf(Ld);
-      std::optional<Access> WA = accessOf(W);
-      std::optional<SmallVector<Condition, 2>> C;
-      if (LA && WA)
-        C = pairCondition(*LA, *WA);
-      if (!C) {
+        LA = accessOf(Site);
+      std::optional<SmallVector<Access, 2>> WAs;
+      if (LA)
+        WAs = writesOf(W, Loc);
+      bool Known = WAs.has_value();
+      for (const Access &WA : WAs ? *WAs : ArrayRef<Access>()) {
+        std::optional<SmallVector<Condition, 2>> C = pairCondition(*LA, WA);
+        if (!C) {
+          Known = false;
+          break;
+        }
+        append_range(Mine, *C);
+      }
+      if (!Known) {
         LLVM_DEBUG(dbgs() << "ad-reload: " << *Ld
                           << "\n  may be overwritten by " << *W << "\n");
         Possible = false;
         break;
       }
-      append_range(Mine, *C);
     }
     LLVM_DEBUG(dbgs() << "ad-reload: " << *Ld << " needed " << Needed
                       << " possible " << Possible << " checks " << Mine.size()
@@ -743,14 +902,14 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
       // copy per entry into that loop instead of one per iteration.
       std::optional<SmallVector<Condition, 2>> InLoop;
       if (!LA)
-        LA = accessOf(Ld);
-      if (LA)
+        LA = accessOf(Site);
+      if (LA && Site.Arg < 0)
         InLoop = inLoopCondition(Ld, *LA);
       if (!InLoop)
         continue;
       Mine = std::move(*InLoop);
     }
-    Unchanged.push_back(Ld);
+    Unchanged.push_back(Site);
     OnlyInLoop.push_back(!Possible);
     FirstCheck.push_back(Checks.size());
     append_range(Checks, Mine);
@@ -760,9 +919,9 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
 
   // Where to check: outside all loops, before every such load, on the way
   // to the return.
-  BasicBlock *CheckBB = Unchanged.front()->getParent();
-  for (Instruction *Ld : Unchanged)
-    CheckBB = DT.findNearestCommonDominator(CheckBB, Ld->getParent());
+  BasicBlock *CheckBB = Unchanged.front().I->getParent();
+  for (const ReadSite &Ld : Unchanged)
+    CheckBB = DT.findNearestCommonDominator(CheckBB, Ld.I->getParent());
   if (Loop *L = LI.getLoopFor(CheckBB)) {
     while (L->getParentLoop())
       L = L->getParentLoop();
@@ -780,9 +939,19 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
     return std::nullopt;
 
   // Loads whose checks cannot be evaluated there stay taped.
+  // Before a region call that block holds itself (calls, unlike the loads,
+  // may run outside loops): the block ends there.
   Instruction *At = CheckBB->getTerminator();
+  for (const ReadSite &Site : Unchanged)
+    if (Site.I->getParent() == CheckBB && Site.I->comesBefore(At))
+      At = Site.I;
+  if (At != CheckBB->getTerminator()) {
+    SplitBlock(CheckBB, At, &DT, &LI);
+    SE.forgetBlockAndLoopDispositions();
+    At = CheckBB->getTerminator();
+  }
   SCEVExpander Exp(SE, "ad.check");
-  SmallVector<Instruction *, 32> Kept;
+  SmallVector<ReadSite, 32> Kept;
   SmallVector<bool, 32> KeptOnlyInLoop;
   SmallVector<const Condition *, 64> KeptChecks;
   FirstCheck.push_back(Checks.size());
@@ -797,8 +966,9 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
           Cmp.Rhs = atCheck(Cmp.Rhs, Exp, At);
           Expandable &= Cmp.Lhs && Cmp.Rhs;
         }
-    if (!Expandable)
+    if (!Expandable) {
       continue;
+    }
     Kept.push_back(Unchanged[K]);
     KeptOnlyInLoop.push_back(OnlyInLoop[K]);
     for (const Condition &C : Mine)
@@ -836,18 +1006,21 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
   OK = OK ? B.CreateFreeze(OK, "ad.nooverwrite") : B.getTrue();
   ReloadVersions Result;
   Result.InLoop = count(KeptOnlyInLoop, true);
-  Result.Accesses = Kept.size() - Result.InLoop;
+  Result.RegionArguments =
+      count_if(Kept, [](const ReadSite &R) { return R.Arg >= 0; });
+  Result.Accesses = Kept.size() - Result.InLoop - Result.RegionArguments;
   Result.Checks = Seen.size();
-  if (!version(CheckBB, OK, Kept, KeptOnlyInLoop, Result.CheckedCopy))
+  if (!version(At, OK, Kept, KeptOnlyInLoop, Result.CheckedCopy))
     return std::nullopt;
   return Result;
 }
 
-bool ReloadVersioner::version(BasicBlock *CheckBB, Value *OK,
-                              ArrayRef<Instruction *> Unchanged,
+bool ReloadVersioner::version(Instruction *At, Value *OK,
+                              ArrayRef<ReadSite> Unchanged,
                               ArrayRef<bool> OnlyInLoop,
                               DenseSet<const BasicBlock *> &Copy) {
-  BasicBlock *Rest = SplitBlock(CheckBB, CheckBB->getTerminator());
+  BasicBlock *CheckBB = At->getParent();
+  BasicBlock *Rest = SplitBlock(CheckBB, At);
   DominatorTree Dom(F);
   SmallVector<BasicBlock *, 64> Region;
   for (BasicBlock &BB : F)
@@ -876,9 +1049,14 @@ bool ReloadVersioner::version(BasicBlock *CheckBB, Value *OK,
     Copy.insert(C);
   }
   remapInstructionsInBlocks(Copies, VMap);
-  for (auto [I, InLoop] : zip(Unchanged, OnlyInLoop)) {
-    auto *Copy = cast<Instruction>(VMap[I]);
-    InLoop ? markUnchangedInItsLoop(*Copy) : markUnchangedAfterAccess(*Copy);
+  for (auto [Site, InLoop] : zip(Unchanged, OnlyInLoop)) {
+    auto *Copy = cast<Instruction>(VMap[Site.I]);
+    if (Site.Arg >= 0)
+      markUnchangedArguments(cast<CallBase>(*Copy), uint64_t(1) << Site.Arg);
+    else if (InLoop)
+      markUnchangedInItsLoop(*Copy);
+    else
+      markUnchangedAfterAccess(*Copy);
   }
 
   CheckBB->getTerminator()->eraseFromParent();

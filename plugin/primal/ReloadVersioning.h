@@ -56,6 +56,10 @@ struct ReloadVersions {
   unsigned Accesses = 0;
   /// Loads the checked copy shows unchanged within their own loop.
   unsigned InLoop = 0;
+  /// Arguments of parallel regions the checked copy shows unchanged, which
+  /// the regions' derivatives then read back (their memory, to the
+  /// function, is what the region reads through them).
+  unsigned RegionArguments = 0;
   /// Run-time comparisons (after dropping duplicates).
   unsigned Checks = 0;
   /// The blocks of the checked copy.

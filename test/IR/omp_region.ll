@@ -8,8 +8,9 @@
 ;   threads' copies inside libomp) becomes a critical section: the
 ;   augmented body takes the lock and a ticket; the adjoint waits for its
 ;   turn where the section ends and passes the turn on at the ticket.
-; - The adjoint adds into memory other threads also update (the shared
-;   sum's shadow, x's shadow) atomically; the tangent does not.
+; - The adjoint adds into memory other threads also update atomically (the
+;   shared sum's shadow) or into a private buffer per thread (x's shadow);
+;   the tangent does neither.
 ; RUN: %opt_ad -passes=ad %s -S | FileCheck %s
 
 %struct.ident_t = type { i32, i32, i32, i32, ptr }
@@ -150,10 +151,15 @@ declare double @__ad_fwddiff(ptr, ...)
 ; CHECK-NOT: __kmpc_reduce
 ; CHECK: ret void
 
-; The adjoint: x's shadow and the shared sum's shadow get atomic adds; the
+; The adjoint: the shared sum's shadow gets atomic adds; x's shadow is the
+; thread's private buffer (nothing writes x, which the gradient's check of
+; what the region reads settles at compile time here: its range is bounded
+; and kept), plain adds summed after the team's reverse sweeps; the
 ; section's reverse waits for its turn and then passes it on.
 ; CHECK-LABEL: define internal void @f.omp_outlined.ad.values.2.3.4.ad.adjoint(
-; CHECK: atomicrmw fadd ptr %p.shadow.re, double %v.d monotonic
+; CHECK: %[[XD:.*]] = load double, ptr %p.shadow.re
+; CHECK-NEXT: %[[XS:.*]] = fadd reassoc double %[[XD]], %v.d
+; CHECK-NEXT: store double %[[XS]], ptr %p.shadow.re
 ; CHECK: rev.exit:
 ; CHECK: call void @__ad_omp_pass_turn(ptr @.gomp_critical_user_.reduction.var.ad.turn, i64 %ad.ticket.saved)
 ; CHECK: rev.locked:
@@ -192,6 +198,7 @@ declare double @__ad_fwddiff(ptr, ...)
 ; CHECK-NEXT: call void @f.omp_outlined.ad.values.2.3.4.ad.adjoint(ptr %ad.omp.tape)
 ; CHECK-NEXT: store ptr %{{.*}}, ptr %[[TURN]]
 ; CHECK-NEXT: call void @__ad_tape_free(ptr %ad.omp.tape)
+; CHECK: call void @__ad_omp_sum_private.f64(
 ; CHECK: ad.omp.fail:
 ; CHECK-NEXT: call i64 @write(i32 2, ptr @ad.omp.why
 ; CHECK-NEXT: call void @abort()
