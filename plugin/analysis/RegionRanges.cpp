@@ -178,9 +178,29 @@ worksharingRange(const SCEVAddRecExpr &AR, ScalarEvolution &SE) {
   return std::nullopt;
 }
 
-/// The index of worksharing loop \p L (a recurrence worksharingRange
-/// knows), if it has one.
-static const SCEV *worksharingIndex(const Loop &L, ScalarEvolution &SE) {
+const SCEV *exactQuotient(const SCEV *A, const SCEV *B, ScalarEvolution &SE) {
+  if (A == B)
+    return SE.getOne(A->getType());
+  SmallVector<const SCEV *, 4> Factors;
+  if (auto *M = dyn_cast<SCEVMulExpr>(A))
+    append_range(Factors, M->operands());
+  else
+    return nullptr;
+  SmallVector<const SCEV *, 2> Divisors;
+  if (auto *M = dyn_cast<SCEVMulExpr>(B))
+    append_range(Divisors, M->operands());
+  else
+    Divisors.push_back(B);
+  for (const SCEV *D : Divisors) {
+    auto At = find(Factors, D);
+    if (At == Factors.end())
+      return nullptr;
+    Factors.erase(At);
+  }
+  return Factors.empty() ? SE.getOne(A->getType()) : SE.getMulExpr(Factors);
+}
+
+const SCEV *worksharingIndex(const Loop &L, ScalarEvolution &SE) {
   for (PHINode &Phi : L.getHeader()->phis())
     if (SE.isSCEVable(Phi.getType()))
       if (auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&Phi));
@@ -414,7 +434,15 @@ static const SCEV *boundOnce(const SCEV *S, bool Upper, ScalarEvolution &SE,
       return Upper ? SE.getMinusSCEV(YLo, SE.getOne(YLo->getType()))
                    : SE.getZero(S->getType());
     const SCEV *XB = Upper ? Bound(X, true) : XLo;
-    return XB ? SE.getUDivExpr(XB, YLo) : nullptr;
+    if (!XB)
+      return nullptr;
+    // (Y * E - 1) / Y is E - 1: a collapsed loop's index, whose dividend is
+    // bounded by the product of the loops' extents.
+    if (Upper)
+      if (const SCEV *E = exactQuotient(
+              SE.getAddExpr(XB, SE.getOne(XB->getType())), YLo, SE))
+        return SE.getMinusSCEV(E, SE.getOne(E->getType()));
+    return SE.getUDivExpr(XB, YLo);
   }
   if (auto *AR = dyn_cast<SCEVAddRecExpr>(S)) {
     if (!AR->isAffine())

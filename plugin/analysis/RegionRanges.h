@@ -51,6 +51,16 @@ std::optional<OffsetRange> regionOffsetRange(const llvm::SCEV *Offset,
                                              llvm::ScalarEvolution &SE,
                                              const llvm::Loop *Inner);
 
+/// The index of \p L, if it is a worksharing loop (its index starts at the
+/// lower bound libomp hands the thread, and counts up by one).
+const llvm::SCEV *worksharingIndex(const llvm::Loop &L,
+                                   llvm::ScalarEvolution &SE);
+
+/// A / B where \p A is a product with B's factors among its own (the
+/// product of the rest); nullptr otherwise.
+const llvm::SCEV *exactQuotient(const llvm::SCEV *A, const llvm::SCEV *B,
+                                llvm::ScalarEvolution &SE);
+
 /// Emits \p Bound (an end of a regionOffsetRange) at \p B, in the caller of
 /// the region: \p Args are the region call's arguments, by which the body's
 /// parameters and its entry loads through them are rebuilt.

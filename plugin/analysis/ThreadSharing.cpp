@@ -89,8 +89,12 @@ static void collectLoadsThrough(const Value *Base,
 }
 
 ThreadOwnedArguments::ThreadOwnedArguments(const Function &F, uint64_t Vouched,
-                                           bool InTeam, uint64_t Private)
+                                           bool InTeam, uint64_t Private,
+                                           uint64_t IterationOwned)
     : InTeam(InTeam) {
+  for (const Argument &Arg : F.args())
+    if (Arg.getArgNo() < 64 && (IterationOwned >> Arg.getArgNo() & 1))
+      collectLoadsThrough(&Arg, OwnedAccesses);
   for (const Argument &Arg : F.args())
     if (Arg.getArgNo() < 64 && (Private >> Arg.getArgNo() & 1)) {
       // The pointer itself, or loads of it from the variable holding it.

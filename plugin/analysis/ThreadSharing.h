@@ -37,9 +37,12 @@ public:
   /// (DerivativeSignature::InTeam). \p Private: bit k, F's thread adds into
   /// a private copy of the shadow of what parameter k's captured pointer
   /// points to (DerivativeSignature::PrivateShadowArgs), which the loads
-  /// through it own.
+  /// through it own. \p IterationOwned: bit k, every location parameter k
+  /// points to belongs to one iteration of F's worksharing loop
+  /// (IterationOwnership.h), so to the one thread that runs it.
   ThreadOwnedArguments(const llvm::Function &F, uint64_t Vouched,
-                       bool InTeam = false, uint64_t Private = 0);
+                       bool InTeam = false, uint64_t Private = 0,
+                       uint64_t IterationOwned = 0);
   /// Whether \p Ptr is an access of an owned argument at the thread index.
   bool owns(const llvm::Value *Ptr) const;
   /// Whether other threads run the same code at the same time (an OpenMP

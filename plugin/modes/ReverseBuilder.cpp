@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "modes/ReverseBuilder.h"
+#include "analysis/IterationOwnership.h"
 #include "analysis/TypeAnalysis.h"
 #include "core/IRHelpers.h"
 #include "modes/ConstantShadows.h"
@@ -14,6 +15,7 @@
 #include "modes/UnsupportedConstructs.h"
 #include "rules/ShadowErrors.h"
 #include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -30,8 +32,13 @@ ReverseState::ReverseState(ADContext &Ctx, const DerivativeSignature &Sig,
       LI(Ctx.FAM.getResult<LoopAnalysis>(*Primal)),
       Counted(Ctx.Cache->countedLoops(Primal)),
       Bounds(Ctx.Cache->iterationBounds(Primal)),
-      ThreadOwned(*Primal, Sig.ThreadIndexedArgs, Sig.InTeam,
-                  Sig.PrivateShadowArgs),
+      ThreadOwned(
+          *Primal, Sig.ThreadIndexedArgs, Sig.InTeam, Sig.PrivateShadowArgs,
+          Sig.InTeam ? iterationOwnedParameters(
+                           *Primal,
+                           Ctx.FAM.getResult<ScalarEvolutionAnalysis>(*Primal),
+                           Ctx.FAM.getResult<LoopAnalysis>(*Primal))
+                     : 0),
       Cloning(Ctx, AA, VMap, Shadows, /*ForReverse=*/true),
       B(Ctx.M.getContext()) {}
 

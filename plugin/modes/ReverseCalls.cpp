@@ -8,13 +8,14 @@
 //===----------------------------------------------------------------------===//
 #include "modes/ReverseCalls.h"
 #include "analysis/CallSignature.h"
+#include "analysis/IterationOwnership.h"
 #include "analysis/PrivateShadows.h"
-#include "llvm/Analysis/LoopInfo.h"
-#include "llvm/Analysis/ScalarEvolution.h"
 #include "core/IRHelpers.h"
 #include "core/ParallelRegionCalls.h"
 #include "modes/RowDispatch.h"
 #include "rules/MathRules.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
 
 using namespace llvm;
 
@@ -169,13 +170,16 @@ ReverseBuilder::calleeDerivative(CallBase &I, bool &Ok) {
     if (Sig) {
       Sig->InTeam |= S.Sig.InTeam;
       // A region's body: the shadows its threads may keep apart.
-      if (isParallelRegionCall(I))
+      // (Not those whose every location one iteration owns: plain adds
+      // need no copy.)
+      if (isParallelRegionCall(I)) {
+        auto &SE = S.Ctx.FAM.getResult<ScalarEvolutionAnalysis>(*Sig->Primal);
+        auto &LI = S.Ctx.FAM.getResult<LoopAnalysis>(*Sig->Primal);
         Sig->PrivateShadowArgs =
-            privateShadowMask(privateShadows(
-                *Sig->Primal,
-                S.Ctx.FAM.getResult<ScalarEvolutionAnalysis>(*Sig->Primal),
-                S.Ctx.FAM.getResult<LoopAnalysis>(*Sig->Primal))) &
-            shadowedMask(*Sig);
+            privateShadowMask(privateShadows(*Sig->Primal, SE, LI)) &
+            shadowedMask(*Sig) &
+            ~iterationOwnedParameters(*Sig->Primal, SE, LI);
+      }
       std::tie(Sig->KeptArgs, Sig->UnwrittenArgs) = Values.keptArguments(I);
       It->second = CalleeDerivative{*Sig, S.Ctx.Cache->split(*Sig)};
     }

@@ -124,8 +124,8 @@ static const CallBase *firstOpenMPTask(const Function &F) {
               Name.starts_with("__kmpc_doacross") ||
               Name == "__kmpc_fork_teams" || Name == "__kmpc_fork_call" ||
               Name == "__kmpc_fork_call_if" ||
-              Name.starts_with("omp_set_") && Name.ends_with("lock") ||
-              Name.starts_with("omp_test_") && Name.ends_with("lock"))
+              (Name.starts_with("omp_set_") && Name.ends_with("lock")) ||
+              (Name.starts_with("omp_test_") && Name.ends_with("lock")))
             return Call;
         }
   return nullptr;

@@ -9,8 +9,8 @@
 ;   augmented body takes the lock and a ticket; the adjoint waits for its
 ;   turn where the section ends and passes the turn on at the ticket.
 ; - The adjoint adds into memory other threads also update atomically (the
-;   shared sum's shadow) or into a private buffer per thread (x's shadow);
-;   the tangent does neither.
+;   shared sum's shadow); x's shadow, whose every element one iteration
+;   owns, gets plain adds; the tangent adds nothing atomically.
 ; RUN: %opt_ad -passes=ad %s -S | FileCheck %s
 
 %struct.ident_t = type { i32, i32, i32, i32, ptr }
@@ -151,11 +151,10 @@ declare double @__ad_fwddiff(ptr, ...)
 ; CHECK-NOT: __kmpc_reduce
 ; CHECK: ret void
 
-; The adjoint: the shared sum's shadow gets atomic adds; x's shadow is the
-; thread's private buffer (nothing writes x, which the gradient's check of
-; what the region reads settles at compile time here: its range is bounded
-; and kept), plain adds summed after the team's reverse sweeps; the
-; section's reverse waits for its turn and then passes it on.
+; The adjoint: the shared sum's shadow gets atomic adds; x[i] belongs to
+; iteration i of the worksharing loop (analysis/IterationOwnership.h), so to
+; the thread that runs it: plain adds into x's shadow itself, no private
+; buffer; the section's reverse waits for its turn and then passes it on.
 ; CHECK-LABEL: define internal void @f.omp_outlined.ad.values.2.3.4.ad.adjoint(
 ; CHECK: %[[XD:.*]] = load double, ptr %p.shadow.re
 ; CHECK-NEXT: %[[XS:.*]] = fadd reassoc double %[[XD]], %v.d
@@ -198,7 +197,7 @@ declare double @__ad_fwddiff(ptr, ...)
 ; CHECK-NEXT: call void @f.omp_outlined.ad.values.2.3.4.ad.adjoint(ptr %ad.omp.tape)
 ; CHECK-NEXT: store ptr %{{.*}}, ptr %[[TURN]]
 ; CHECK-NEXT: call void @__ad_tape_free(ptr %ad.omp.tape)
-; CHECK: call void @__ad_omp_sum_private.f64(
+; CHECK-NOT: __ad_omp_sum_private
 ; CHECK: ad.omp.fail:
 ; CHECK-NEXT: call i64 @write(i32 2, ptr @ad.omp.why
 ; CHECK-NEXT: call void @abort()

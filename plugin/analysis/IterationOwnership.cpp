@@ -1,0 +1,469 @@
+//===- IterationOwnership.cpp - Memory each worksharing iteration owns ---===//
+#include "analysis/IterationOwnership.h"
+#include "analysis/RegionFootprint.h"
+#include "analysis/RegionRanges.h"
+#include "core/ParallelRegionCalls.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+
+using namespace llvm;
+
+namespace ad {
+
+namespace {
+
+/// An offset as a sum of atoms (the worksharing index, the quotients of it
+/// that collapse takes) times coefficients, plus what no atom changes.
+struct Linear {
+  SmallDenseMap<const SCEV *, const SCEV *, 4> Coeff;
+  const SCEV *Rest;
+};
+
+/// An access: its offset, its size, and the loop it runs in.
+struct Placed {
+  Linear Offset;
+  const SCEV *Size;
+  const Loop *In;
+};
+
+/// A quotient of the loop's index: D / Y.
+struct Quotient {
+  const SCEV *Atom, *Dividend, *Divisor;
+};
+
+class OwnershipFinder {
+public:
+  OwnershipFinder(ScalarEvolution &SE, LoopInfo &LI, const Loop &W,
+                  const SCEV *Index)
+      : SE(SE), LI(LI), W(W), Index(Index),
+        I64(Type::getInt64Ty(Index->getType()->getContext())) {}
+
+  std::optional<Linear> linearize(const SCEV *S, unsigned Depth = 0);
+  /// Whether \p Offsets put the bytes of distinct iterations apart.
+  bool apart(ArrayRef<Placed> Offsets);
+
+private:
+  const SCEV *ext(const SCEV *S) { return SE.getTruncateOrSignExtend(S, I64); }
+  std::optional<Quotient> quotientAtom(const SCEV *S);
+  bool containsAtom(const SCEV *S) {
+    return SCEVExprContains(S, [&](const SCEV *X) {
+      if (auto *AR = dyn_cast<SCEVAddRecExpr>(X))
+        return AR->getLoop() == &W;
+      return quotientAtom(X).has_value();
+    });
+  }
+  /// A <= B, shown under the worksharing loop's guards.
+  bool atMost(const SCEV *A, const SCEV *B);
+  /// The range of \p S where loop \p In runs (its trip counts, zero
+  /// extended by scalar evolution, are then the signed values they extend).
+  std::optional<std::pair<const SCEV *, const SCEV *>> range(const SCEV *S,
+                                                             const Loop *In) {
+    std::optional<OffsetRange> R = regionOffsetRange(S, SE, In);
+    if (!R)
+      return std::nullopt;
+    return std::make_pair(signedWhereRuns(ext(R->Lo), In),
+                          signedWhereRuns(ext(R->Hi), In));
+  }
+  const SCEV *signedWhereRuns(const SCEV *S, const Loop *In);
+  /// X >= 0 wherever loop \p In runs (its guards, its entry's conditions).
+  bool nonNegativeWhereRuns(const SCEV *X, const Loop *In);
+
+  ScalarEvolution &SE;
+  LoopInfo &LI;
+  const Loop &W;
+  const SCEV *Index;
+  Type *I64;
+};
+
+std::optional<Quotient> OwnershipFinder::quotientAtom(const SCEV *S) {
+  const SCEV *Dividend = nullptr, *Divisor = nullptr;
+  if (auto *Div = dyn_cast<SCEVUDivExpr>(S)) {
+    Dividend = Div->getLHS(), Divisor = Div->getRHS();
+  } else if (auto *U = dyn_cast<SCEVUnknown>(S)) {
+    auto *Op = dyn_cast<BinaryOperator>(U->getValue());
+    if (!Op || (Op->getOpcode() != Instruction::SDiv &&
+                Op->getOpcode() != Instruction::UDiv))
+      return std::nullopt;
+    Dividend = SE.getSCEV(Op->getOperand(0));
+    Divisor = SE.getSCEV(Op->getOperand(1));
+  } else {
+    return std::nullopt;
+  }
+  // Of the index: the dividend changes with the loop, the divisor not.
+  bool OfIndex = SCEVExprContains(Dividend, [&](const SCEV *X) {
+    auto *AR = dyn_cast<SCEVAddRecExpr>(X);
+    if (AR && AR->getLoop() == &W)
+      return true;
+    auto *U = dyn_cast<SCEVUnknown>(X);
+    auto *I = U ? dyn_cast<Instruction>(U->getValue()) : nullptr;
+    return I && W.contains(I) && isa<BinaryOperator>(I) &&
+           cast<BinaryOperator>(I)->isIntDivRem();
+  });
+  if (!OfIndex || !SE.isLoopInvariant(Divisor, &W))
+    return std::nullopt;
+  return Quotient{S, Dividend, Divisor};
+}
+
+std::optional<Linear> OwnershipFinder::linearize(const SCEV *S,
+                                                 unsigned Depth) {
+  if (Depth > 24)
+    return std::nullopt;
+  if (!containsAtom(S))
+    return Linear{SmallDenseMap<const SCEV *, const SCEV *, 4>(), ext(S)};
+  if (quotientAtom(S)) {
+    Linear L{SmallDenseMap<const SCEV *, const SCEV *, 4>(), SE.getZero(I64)};
+    L.Coeff[S] = SE.getOne(I64);
+    return L;
+  }
+  auto Scaled = [&](Linear L, const SCEV *By) {
+    for (auto &[Atom, C] : L.Coeff)
+      C = SE.getMulExpr(C, By);
+    L.Rest = SE.getMulExpr(L.Rest, By);
+    return L;
+  };
+  switch (S->getSCEVType()) {
+  case scAddRecExpr: {
+    auto *AR = cast<SCEVAddRecExpr>(S);
+    const SCEV *Step = AR->getStepRecurrence(SE);
+    if (!AR->isAffine() || containsAtom(Step))
+      return std::nullopt;
+    if (AR->getLoop() == &W) {
+      // Rest + Step * index, Rest the same in every iteration.
+      const SCEV *In = SE.getTruncateOrSignExtend(Index, AR->getType());
+      const SCEV *Rest = SE.getMinusSCEV(AR, SE.getMulExpr(Step, In));
+      if (!SE.isLoopInvariant(Rest, &W))
+        return std::nullopt;
+      std::optional<Linear> L = linearize(Rest, Depth + 1);
+      if (!L)
+        return std::nullopt;
+      const SCEV *&C = L->Coeff[Index];
+      C = C ? SE.getAddExpr(C, ext(Step)) : ext(Step);
+      return L;
+    }
+    // A loop inside the worksharing one: its steps are the rest's.
+    if (!W.contains(AR->getLoop()))
+      return std::nullopt;
+    std::optional<Linear> L = linearize(AR->getStart(), Depth + 1);
+    if (!L)
+      return std::nullopt;
+    L->Rest = SE.getAddExpr(L->Rest,
+                            SE.getAddRecExpr(SE.getZero(I64), ext(Step),
+                                             AR->getLoop(), SCEV::FlagAnyWrap));
+    return L;
+  }
+  case scAddExpr: {
+    Linear Sum{SmallDenseMap<const SCEV *, const SCEV *, 4>(), SE.getZero(I64)};
+    for (const SCEV *Op : cast<SCEVAddExpr>(S)->operands()) {
+      std::optional<Linear> L = linearize(Op, Depth + 1);
+      if (!L)
+        return std::nullopt;
+      for (auto &[Atom, C] : L->Coeff) {
+        const SCEV *&Into = Sum.Coeff[Atom];
+        Into = Into ? SE.getAddExpr(Into, C) : C;
+      }
+      Sum.Rest = SE.getAddExpr(Sum.Rest, L->Rest);
+    }
+    return Sum;
+  }
+  case scMulExpr: {
+    // One factor that the atoms change, times what they do not.
+    const SCEV *Varying = nullptr;
+    SmallVector<const SCEV *, 4> Fixed;
+    for (const SCEV *Op : cast<SCEVMulExpr>(S)->operands()) {
+      if (!containsAtom(Op)) {
+        Fixed.push_back(ext(Op));
+        continue;
+      }
+      if (Varying)
+        return std::nullopt;
+      Varying = Op;
+    }
+    std::optional<Linear> L = linearize(Varying, Depth + 1);
+    if (!L)
+      return std::nullopt;
+    return Scaled(*L, SE.getMulExpr(Fixed));
+  }
+  case scSignExtend:
+  case scZeroExtend:
+  case scTruncate:
+    // Indices that address memory do not wrap.
+    return linearize(cast<SCEVCastExpr>(S)->getOperand(0), Depth + 1);
+  default:
+    return std::nullopt;
+  }
+}
+
+bool OwnershipFinder::nonNegativeWhereRuns(const SCEV *X, const Loop *In) {
+  if (SE.isKnownNonNegative(X))
+    return true;
+  if (!In)
+    return false;
+  const SCEV *Zero = SE.getZero(X->getType());
+  const SCEV *One = SE.getOne(X->getType());
+  // (X + 1 > 0 too: a trip count less one, where the guard is count > 0.)
+  return SE.isKnownNonNegative(SE.applyLoopGuards(X, In)) ||
+         SE.isLoopEntryGuardedByCond(In, ICmpInst::ICMP_SGE, X, Zero) ||
+         SE.isLoopEntryGuardedByCond(In, ICmpInst::ICMP_SGT,
+                                     SE.getAddExpr(X, One), Zero);
+}
+
+const SCEV *OwnershipFinder::signedWhereRuns(const SCEV *S, const Loop *In) {
+  SmallVector<const SCEV *, 4> Ops;
+  for (const SCEV *Op : S->operands())
+    Ops.push_back(signedWhereRuns(Op, In));
+  // sext(X - k) is sext(X) - k where X >= 0 (a trip count less one).
+  auto SignExtend = [&](const SCEV *X) {
+    auto *Add = dyn_cast<SCEVAddExpr>(X);
+    auto *K = Add && Add->getNumOperands() == 2
+                  ? dyn_cast<SCEVConstant>(Add->getOperand(0))
+                  : nullptr;
+    if (K && K->getAPInt().isNegative() &&
+        nonNegativeWhereRuns(Add->getOperand(1), In))
+      return SE.getAddExpr(
+          SE.getSignExtendExpr(Add->getOperand(1), S->getType()),
+          SE.getSignExtendExpr(K, S->getType()));
+    return SE.getSignExtendExpr(X, S->getType());
+  };
+  switch (S->getSCEVType()) {
+  case scZeroExtend:
+    return nonNegativeWhereRuns(Ops[0], In)
+               ? SignExtend(Ops[0])
+               : SE.getZeroExtendExpr(Ops[0], S->getType());
+  case scSignExtend:
+    return SignExtend(Ops[0]);
+  case scAddExpr:
+    return SE.getAddExpr(Ops);
+  case scMulExpr:
+    return SE.getMulExpr(Ops);
+  case scSMaxExpr:
+    return SE.getSMaxExpr(Ops);
+  case scSMinExpr:
+    return SE.getSMinExpr(Ops);
+  default:
+    return S;
+  }
+}
+
+bool OwnershipFinder::atMost(const SCEV *A, const SCEV *B) {
+  const SCEV *Diff = SE.getMinusSCEV(B, A);
+  if (SE.isKnownNonNegative(Diff) ||
+      SE.isKnownNonNegative(SE.applyLoopGuards(Diff, &W)))
+    return true;
+  // A remainder's lower bound (C - NH * (C / NH) >= 0), under the guards.
+  std::optional<std::pair<const SCEV *, const SCEV *>> R = range(Diff, &W);
+  return R && (SE.isKnownNonNegative(R->first) ||
+               SE.isKnownNonNegative(SE.applyLoopGuards(R->first, &W)));
+}
+
+bool OwnershipFinder::apart(ArrayRef<Placed> Offsets) {
+  // The quotients any offset uses, and the chain their dividends form:
+  // q1 = iv / D1, q2 = (iv - q1 D1) / D2, ...
+  SmallVector<Quotient, 4> Chain;
+  SmallVector<const SCEV *, 4> Seen;
+  SmallVector<const SCEV *, 4> Work;
+  for (const Placed &P : Offsets)
+    for (auto &[Atom, C] : P.Offset.Coeff)
+      if (Atom != Index && !C->isZero())
+        Work.push_back(Atom);
+  SmallDenseMap<const SCEV *, Linear, 4> DividendOf;
+  while (!Work.empty()) {
+    const SCEV *Atom = Work.pop_back_val();
+    if (is_contained(Seen, Atom))
+      continue;
+    Seen.push_back(Atom);
+    std::optional<Quotient> Q = quotientAtom(Atom);
+    std::optional<Linear> D = Q ? linearize(Q->Dividend) : std::nullopt;
+    if (!D || !D->Rest->isZero())
+      return false;
+    for (auto &[A, C] : D->Coeff)
+      if (A != Index)
+        Work.push_back(A);
+    Chain.push_back(*Q);
+    DividendOf.try_emplace(Atom, *D);
+  }
+  // Ordered by how many quotients their dividends subtract: q_k's is the
+  // index less q_j * D_j for every j < k.
+  stable_sort(Chain, [&](const Quotient &A, const Quotient &B) {
+    return DividendOf.find(A.Atom)->second.Coeff.size() <
+           DividendOf.find(B.Atom)->second.Coeff.size();
+  });
+  for (auto [K, Q] : enumerate(Chain)) {
+    const Linear &D = DividendOf.find(Q.Atom)->second;
+    if (D.Coeff.size() != K + 1)
+      return false;
+    for (auto &[A, C] : D.Coeff) {
+      if (A == Index) {
+        if (!C->isOne())
+          return false;
+        continue;
+      }
+      auto J = find_if(Chain, [&](const Quotient &P) { return P.Atom == A; });
+      if (J == Chain.end() || unsigned(J - Chain.begin()) >= K ||
+          C != SE.getNegativeSCEV(ext(J->Divisor)))
+        return false;
+    }
+  }
+  // Every offset has the same coefficients: then the same digit strides.
+  const Linear &First = Offsets.front().Offset;
+  auto CoeffOf = [&](const Linear &L, const SCEV *Atom) {
+    auto It = L.Coeff.find(Atom);
+    return It == L.Coeff.end() ? SE.getZero(I64) : It->second;
+  };
+  for (const Placed &P : Offsets) {
+    if (CoeffOf(P.Offset, Index) != CoeffOf(First, Index))
+      return false;
+    for (const Quotient &Q : Chain)
+      if (CoeffOf(P.Offset, Q.Atom) != CoeffOf(First, Q.Atom))
+        return false;
+  }
+  // The digits: their strides and extents.
+  struct Digit {
+    const SCEV *Stride, *Extent; // Extent: highest minus lowest digit.
+  };
+  SmallVector<Digit, 4> Digits;
+  const SCEV *A = CoeffOf(First, Index);
+  auto IndexRange = range(Index, &W);
+  if (!IndexRange || !SE.isKnownNonNegative(IndexRange->first))
+    return false;
+  const SCEV *One = SE.getOne(I64);
+  for (auto [K, Q] : enumerate(Chain)) {
+    const SCEV *D = ext(Q.Divisor);
+    const SCEV *Stride =
+        SE.getAddExpr(SE.getMulExpr(A, D), CoeffOf(First, Q.Atom));
+    const SCEV *Extent;
+    if (K == 0) {
+      Extent = SE.getMinusSCEV(SE.getUDivExpr(IndexRange->second, D),
+                               SE.getUDivExpr(IndexRange->first, D));
+    } else {
+      const SCEV *Outer = ext(Chain[K - 1].Divisor);
+      const SCEV *E = exactQuotient(Outer, D, SE);
+      Extent = E ? SE.getMinusSCEV(E, One)
+                 : SE.getUDivExpr(SE.getMinusSCEV(Outer, One), D);
+    }
+    Digits.push_back({Stride, Extent});
+  }
+  Digits.push_back(
+      {A, Chain.empty() ? SE.getMinusSCEV(IndexRange->second, IndexRange->first)
+                        : SE.getMinusSCEV(ext(Chain.back().Divisor), One)});
+  // What one iteration touches: the rests' ranges, with their sizes, each
+  // where its access runs.
+  const SCEV *Lo = nullptr, *Hi = nullptr;
+  for (const Placed &P : Offsets) {
+    auto R = range(P.Offset.Rest, P.In);
+    auto Bytes = range(P.Size, P.In); // a memset's length, perhaps
+    if (!R || !Bytes)
+      return false;
+    const SCEV *End = SE.getAddExpr(R->second, Bytes->second);
+    Lo = Lo ? SE.getSMinExpr(Lo, R->first) : R->first;
+    Hi = Hi ? SE.getSMaxExpr(Hi, End) : End;
+  }
+  const SCEV *Span = SE.getMinusSCEV(Hi, Lo);
+  // Smallest stride first; each at least the span below it.
+  while (!Digits.empty()) {
+    auto Next = find_if(Digits, [&](const Digit &D) {
+      return all_of(Digits, [&](const Digit &O) {
+        return &O == &D || atMost(D.Stride, O.Stride);
+      });
+    });
+    if (Next == Digits.end() || !atMost(Span, Next->Stride))
+      return false;
+    Span = SE.getAddExpr(Span, SE.getMulExpr(Next->Stride, Next->Extent));
+    Digits.erase(Next);
+  }
+  return true;
+}
+
+} // namespace
+
+uint64_t iterationOwnedParameters(Function &Body, ScalarEvolution &SE,
+                                  LoopInfo &LI) {
+  uint64_t Owned = 0;
+  const DataLayout &DL = Body.getDataLayout();
+  for (Argument &Arg : Body.args()) {
+    if (Arg.getArgNo() < RegionThreadIdParams || Arg.getArgNo() >= 64 ||
+        !Arg.getType()->isPointerTy() || Arg.use_empty() || !staysInRegion(Arg))
+      continue;
+    const SCEV *Base = SE.getSCEV(&Arg);
+    const Loop *W = nullptr;
+    const SCEV *Index = nullptr;
+    SmallVector<std::tuple<const SCEV *, const SCEV *, const Loop *>, 8>
+        Accesses;
+    bool Ok = true;
+    for (Instruction &I : instructions(Body)) {
+      Value *Ptr = nullptr;
+      const SCEV *Size = nullptr;
+      Type *I64 = Type::getInt64Ty(Body.getContext());
+      if (auto *L = dyn_cast<LoadInst>(&I))
+        Ptr = L->getPointerOperand(),
+        Size = SE.getConstant(I64, DL.getTypeStoreSize(L->getType()));
+      else if (auto *S = dyn_cast<StoreInst>(&I))
+        Ptr = S->getPointerOperand(),
+        Size = SE.getConstant(
+            I64, DL.getTypeStoreSize(S->getValueOperand()->getType()));
+      else if (auto *M = dyn_cast<MemSetInst>(&I))
+        Ptr = M->getRawDest(), Size = nullptr;
+      else if (auto *R = dyn_cast<AtomicRMWInst>(&I))
+        Ptr = R->getPointerOperand(),
+        Size = SE.getConstant(
+            I64, DL.getTypeStoreSize(R->getValOperand()->getType()));
+      else if (isa<MemIntrinsic>(&I) || isa<AtomicCmpXchgInst>(&I))
+        Ptr = getLoadStorePointerOperand(&I);
+      if (!Ptr || isa<AllocaInst>(getUnderlyingObject(Ptr)))
+        continue;
+      const SCEV *Address = SE.getSCEV(Ptr);
+      if (SE.getPointerBase(Address) != Base) {
+        // Through the parameter after all (a phi or select of pointers):
+        // an access this does not place.
+        SmallVector<const Value *, 4> Objects;
+        getUnderlyingObjects(Ptr, Objects);
+        if (is_contained(Objects, &Arg)) {
+          Ok = false;
+          break;
+        }
+        continue;
+      }
+      // In the one worksharing loop around every access.
+      const Loop *Around = nullptr;
+      const SCEV *AroundIndex = nullptr;
+      for (const Loop *L = LI.getLoopFor(I.getParent()); L;
+           L = L->getParentLoop())
+        if (const SCEV *X = worksharingIndex(*L, SE)) {
+          Around = L, AroundIndex = X;
+          break;
+        }
+      if (auto *M = dyn_cast<MemSetInst>(&I))
+        Size = SE.getTruncateOrZeroExtend(SE.getSCEV(M->getLength()), I64);
+      if (!Around || (W && Around != W) || !Size) {
+        Ok = false;
+        break;
+      }
+      W = Around, Index = AroundIndex;
+      Accesses.push_back(
+          {SE.removePointerBase(Address), Size, LI.getLoopFor(I.getParent())});
+    }
+    if (!Ok || !W)
+      continue;
+    OwnershipFinder Finder(SE, LI, *W, Index);
+    SmallVector<Placed, 8> Offsets;
+    for (auto [Offset, Size, In] : Accesses) {
+      std::optional<Linear> L = Finder.linearize(Offset);
+      if (!L) {
+        Ok = false;
+        break;
+      }
+      Offsets.push_back(
+          {*L, SE.getTruncateOrSignExtend(Size, Offset->getType()), In});
+    }
+    if (Ok && !Offsets.empty() && Finder.apart(Offsets))
+      Owned |= uint64_t(1) << Arg.getArgNo();
+  }
+  return Owned;
+}
+
+} // namespace ad

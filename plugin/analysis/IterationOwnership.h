@@ -1,0 +1,43 @@
+//===- IterationOwnership.h - Memory each worksharing iteration owns -----===//
+//
+// In the reverse sweep of an OpenMP region every thread adds adjoints into
+// the shadows of what its iterations read. Where two iterations may touch
+// one location, the adds are atomic (or go to a private copy); where every
+// location belongs to one iteration (a matrix product's input row, a
+// softmax's output row, an attention head's row of scores), a plain add is
+// enough: libomp runs each iteration in one thread, in both sweeps.
+//
+// A pointer parameter qualifies when every access through it lies in the
+// region's one worksharing loop, at an offset that is a mixed-radix number
+// of the loop's index: the index's digits, as a collapse(n) loop takes it
+// apart (q1 = iv / D1, q2 = (iv - q1 D1) / D2, ..., the last digit the
+// remainder), each times a stride, plus what the loops inside add (R). If,
+// in increasing order, each stride is at least the span of everything below
+// it (R's, then R's and the smaller digits'), two different iterations
+// never meet. The strides and spans are compared by scalar evolution, under
+// the loops' guards (the extents positive), at compile time.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AD_ANALYSIS_ITERATIONOWNERSHIP_H
+#define AD_ANALYSIS_ITERATIONOWNERSHIP_H
+
+#include <cstdint>
+
+namespace llvm {
+class Function;
+class LoopInfo;
+class ScalarEvolution;
+} // namespace llvm
+
+namespace ad {
+
+/// Bit k: parameter k of OpenMP region body \p Body is a pointer through
+/// which distinct iterations of the body's worksharing loop access disjoint
+/// bytes (see above).
+uint64_t iterationOwnedParameters(llvm::Function &Body,
+                                  llvm::ScalarEvolution &SE,
+                                  llvm::LoopInfo &LI);
+
+} // namespace ad
+
+#endif

@@ -1,0 +1,71 @@
+// Rows that belong to one iteration of a collapse(2) worksharing loop (a
+// layer's input row per (b, t)): every element of x's shadow gets its
+// adjoint from the one thread that ran the row, so the reverse sweep adds
+// into the shadow itself, with no private copy per thread and no atomics.
+// Rows that overlap (each also reads the first element of the next) are
+// shared by two iterations, and their adjoints go through per-thread
+// copies. Both gradients checked in both modes at 1, 2 and 4 threads.
+// RUN: %clang_omp -O2 %s -S -emit-llvm -o - | FileCheck %s
+// RUN: %clang_omp -O2 %s -o %t.O2 -lm && %omp_run %t.O2
+// RUN: %clang_omp -O0 %s -o %t.O0 -lm && %omp_run %t.O0
+//
+// CHECK-LABEL: define internal void @rows.omp_outlined{{.*}}.ad.adjoint{{[.0-9]*}}(
+// CHECK-NOT: atomicrmw
+// CHECK: ret void
+// CHECK-LABEL: define internal void @overlap.omp_outlined{{.*}}.ad.adjoint{{[.0-9]*}}.team(
+// CHECK: call void @__ad_omp_sum_private.f64(
+// CHECK: ret void
+// CHECK-LABEL: define internal void @rows.omp_outlined{{.*}}.ad.adjoint{{[.0-9]*}}.team(
+// CHECK-NOT: __ad_omp_sum_private
+// CHECK: ret void
+#include "omp_test.h"
+#include <ad.h>
+
+#define B 3
+#define T 5
+#define C 7
+
+static int Rows = B, Steps = T, Width = C;
+
+static double rows(double *x, int n) {
+  (void)n;
+  double y[B * T * C];
+  int nb = Rows, nt = Steps, c = Width;
+#pragma omp parallel for collapse(2)
+  for (int b = 0; b < nb; b++)
+    for (int t = 0; t < nt; t++)
+      for (int i = 0; i < c; i++)
+        y[(b * nt + t) * c + i] =
+            sin(x[(b * nt + t) * c + i]) * x[(b * nt + t) * c + i];
+  double e = 0;
+  for (int k = 0; k < nb * nt * c; k++)
+    e += y[k] * (k % 3 + 1);
+  return e;
+}
+
+/* Each row also reads the next row's first element. */
+static double overlap(double *x, int n) {
+  (void)n;
+  double y[B * T * C];
+  int nb = Rows, nt = Steps, c = Width;
+#pragma omp parallel for collapse(2)
+  for (int b = 0; b < nb; b++)
+    for (int t = 0; t < nt; t++)
+      for (int i = 0; i < c; i++)
+        y[(b * nt + t) * c + i] =
+            sin(x[(b * nt + t) * c + i]) * x[(b * nt + t) * c + i + 1];
+  double e = 0;
+  for (int k = 0; k < nb * nt * c; k++)
+    e += y[k] * (k % 3 + 1);
+  return e;
+}
+
+int main(void) {
+  enum { N = B * T * C + 1 };
+  double x[N];
+  omp_check_team_size();
+  omp_fill(x, N, -1, 1);
+  OMP_CHECK_SCALAR("rows", rows, x, N, 1e-6);
+  OMP_CHECK_SCALAR("overlapping rows", overlap, x, N, 1e-6);
+  return ad_test_finish();
+}
