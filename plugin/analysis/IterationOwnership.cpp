@@ -49,7 +49,12 @@ public:
   bool apart(ArrayRef<Placed> Offsets);
 
 private:
-  const SCEV *ext(const SCEV *S) { return SE.getTruncateOrSignExtend(S, I64); }
+  /// \p S in 64 bits, extensions pushed down to the values, so that one
+  /// product is written one way (sext(T * NH) as sext(T) * sext(NH)):
+  /// indices that address memory do not wrap; a zero extension only of
+  /// what is non-negative where the worksharing loop runs.
+  const SCEV *ext(const SCEV *S) { return wide(S, /*Signed=*/true); }
+  const SCEV *wide(const SCEV *S, bool Signed);
   std::optional<Quotient> quotientAtom(const SCEV *S);
   bool containsAtom(const SCEV *S) {
     return SCEVExprContains(S, [&](const SCEV *X) {
@@ -60,6 +65,8 @@ private:
   }
   /// A <= B, shown under the worksharing loop's guards.
   bool atMost(const SCEV *A, const SCEV *B);
+  /// X >= 1 there, also a product of such factors.
+  bool atLeastOne(const SCEV *X);
   /// The range of \p S where loop \p In runs (its trip counts, zero
   /// extended by scalar evolution, are then the signed values they extend).
   std::optional<std::pair<const SCEV *, const SCEV *>> range(const SCEV *S,
@@ -80,6 +87,55 @@ private:
   const SCEV *Index;
   Type *I64;
 };
+
+const SCEV *OwnershipFinder::wide(const SCEV *S, bool Signed) {
+  auto Extend = [&](const SCEV *X) {
+    return Signed ? SE.getTruncateOrSignExtend(X, I64)
+                  : SE.getTruncateOrZeroExtend(X, I64);
+  };
+  switch (S->getSCEVType()) {
+  case scSignExtend:
+    return wide(cast<SCEVCastExpr>(S)->getOperand(0), true);
+  case scZeroExtend: {
+    // The zero extension of what is non-negative, perhaps once simplified
+    // (1 + (T * NH - 1) / NH is T), is its sign extension.
+    const SCEV *X = cast<SCEVCastExpr>(S)->getOperand(0);
+    const SCEV *Simpler = wide(X, true);
+    if (nonNegativeWhereRuns(X, &W) || nonNegativeWhereRuns(Simpler, &W))
+      return Simpler;
+    return Extend(S);
+  }
+  case scTruncate: // An index that fits where it came from.
+    return wide(cast<SCEVCastExpr>(S)->getOperand(0), Signed);
+  case scUDivExpr: {
+    // (T * NH - 1) / NH is T - 1 (a collapsed loop's extent).
+    auto *Div = cast<SCEVUDivExpr>(S);
+    const SCEV *A = wide(Div->getLHS(), Signed);
+    const SCEV *B = wide(Div->getRHS(), Signed);
+    const SCEV *One = SE.getOne(I64);
+    if (const SCEV *E = exactQuotient(SE.getAddExpr(A, One), B, SE))
+      return SE.getMinusSCEV(E, One);
+    if (const SCEV *E = exactQuotient(A, B, SE))
+      return E;
+    return SE.getUDivExpr(A, B);
+  }
+  case scAddExpr:
+  case scMulExpr: {
+    // (Not a zero extension: zext(c - 1) is not zext(c) + zext(-1).)
+    if (!Signed)
+      return Extend(S);
+    SmallVector<const SCEV *, 4> Ops;
+    for (const SCEV *Op : cast<SCEVNAryExpr>(S)->operands())
+      Ops.push_back(wide(Op, Signed));
+    return isa<SCEVAddExpr>(S) ? SE.getAddExpr(Ops) : SE.getMulExpr(Ops);
+  }
+  default:
+    // A value: signed where it is non-negative anyway.
+    return Extend(S->getType() == I64 || Signed || !nonNegativeWhereRuns(S, &W)
+                      ? S
+                      : SE.getSignExtendExpr(S, I64));
+  }
+}
 
 std::optional<Quotient> OwnershipFinder::quotientAtom(const SCEV *S) {
   const SCEV *Dividend = nullptr, *Divisor = nullptr;
@@ -202,6 +258,13 @@ std::optional<Linear> OwnershipFinder::linearize(const SCEV *S,
 bool OwnershipFinder::nonNegativeWhereRuns(const SCEV *X, const Loop *In) {
   if (SE.isKnownNonNegative(X))
     return true;
+  // A product of non-negative factors (4 * T * T).
+  if (auto *M = dyn_cast<SCEVMulExpr>(X))
+    if (all_of(M->operands(),
+               [&](const SCEV *F) { return nonNegativeWhereRuns(F, In); }))
+      return true;
+  if (isa<SCEVSignExtendExpr>(X))
+    return nonNegativeWhereRuns(cast<SCEVCastExpr>(X)->getOperand(0), In);
   if (!In)
     return false;
   const SCEV *Zero = SE.getZero(X->getType());
@@ -250,7 +313,21 @@ const SCEV *OwnershipFinder::signedWhereRuns(const SCEV *S, const Loop *In) {
   }
 }
 
+bool OwnershipFinder::atLeastOne(const SCEV *X) {
+  if (nonNegativeWhereRuns(SE.getMinusSCEV(X, SE.getOne(X->getType())), &W))
+    return true;
+  if (isa<SCEVSignExtendExpr, SCEVZeroExtendExpr>(X))
+    return atLeastOne(cast<SCEVCastExpr>(X)->getOperand(0));
+  auto *M = dyn_cast<SCEVMulExpr>(X);
+  return M &&
+         all_of(M->operands(), [&](const SCEV *F) { return atLeastOne(F); });
+}
+
 bool OwnershipFinder::atMost(const SCEV *A, const SCEV *B) {
+  // B = A * F, F >= 1, A >= 0 (a product of extents, at least each).
+  if (const SCEV *F = exactQuotient(B, A, SE);
+      F && atLeastOne(F) && nonNegativeWhereRuns(A, &W))
+    return true;
   const SCEV *Diff = SE.getMinusSCEV(B, A);
   if (SE.isKnownNonNegative(Diff) ||
       SE.isKnownNonNegative(SE.applyLoopGuards(Diff, &W)))

@@ -4,13 +4,22 @@
 // into the shadow itself, with no private copy per thread and no atomics.
 // Rows that overlap (each also reads the first element of the next) are
 // shared by two iterations, and their adjoints go through per-thread
-// copies. Both gradients checked in both modes at 1, 2 and 4 threads.
+// copies. Scores laid out [b][h][t][t2], t2 <= t, filled in loop order
+// (b, t, h) (attention's preatt): the rows' order is not the loop's, yet
+// each belongs to one (b, t, h). All gradients checked in both modes at 1,
+// 2 and 4 threads.
 // RUN: %clang_omp -O2 %s -S -emit-llvm -o - | FileCheck %s
 // RUN: %clang_omp -O2 %s -o %t.O2 -lm && %omp_run %t.O2
 // RUN: %clang_omp -O0 %s -o %t.O0 -lm && %omp_run %t.O0
 //
+// CHECK-LABEL: define internal void @scores.omp_outlined{{.*}}.ad.adjoint{{[.0-9]*}}(
+// CHECK-NOT: atomicrmw
+// CHECK: ret void
 // CHECK-LABEL: define internal void @rows.omp_outlined{{.*}}.ad.adjoint{{[.0-9]*}}(
 // CHECK-NOT: atomicrmw
+// CHECK: ret void
+// CHECK-LABEL: define internal void @scores.omp_outlined{{.*}}.ad.adjoint{{[.0-9]*}}.team(
+// CHECK-NOT: __ad_omp_sum_private
 // CHECK: ret void
 // CHECK-LABEL: define internal void @overlap.omp_outlined{{.*}}.ad.adjoint{{[.0-9]*}}.team(
 // CHECK: call void @__ad_omp_sum_private.f64(
@@ -24,8 +33,9 @@
 #define B 3
 #define T 5
 #define C 7
+#define H 2
 
-static int Rows = B, Steps = T, Width = C;
+static int Rows = B, Steps = T, Width = C, Heads = H;
 
 static double rows(double *x, int n) {
   (void)n;
@@ -60,12 +70,32 @@ static double overlap(double *x, int n) {
   return e;
 }
 
+static double scores(double *x, int n) {
+  (void)n;
+  double y[B * H * T * T] = {0};
+  int nb = Rows, nt = Steps, nh = Heads;
+#pragma omp parallel for collapse(3)
+  for (int b = 0; b < nb; b++)
+    for (int t = 0; t < nt; t++)
+      for (int h = 0; h < nh; h++)
+        for (int t2 = 0; t2 <= t; t2++) {
+          int k = ((b * nh + h) * nt + t) * nt + t2;
+          y[k] = sin(x[k]) * x[k];
+        }
+  double e = 0;
+  for (int k = 0; k < nb * nh * nt * nt; k++)
+    e += y[k] * (k % 3 + 1);
+  return e;
+}
+
 int main(void) {
-  enum { N = B * T * C + 1 };
-  double x[N];
+  enum { N = B * T * C + 1, NS = B * H * T * T };
+  double x[N], xs[NS];
   omp_check_team_size();
   omp_fill(x, N, -1, 1);
   OMP_CHECK_SCALAR("rows", rows, x, N, 1e-6);
   OMP_CHECK_SCALAR("overlapping rows", overlap, x, N, 1e-6);
+  omp_fill(xs, NS, -1, 1);
+  OMP_CHECK_SCALAR("scores", scores, xs, NS, 1e-6);
   return ad_test_finish();
 }
