@@ -46,7 +46,10 @@ public:
 
   std::optional<Linear> linearize(const SCEV *S, unsigned Depth = 0);
   /// Whether \p Offsets put the bytes of distinct iterations apart.
-  bool apart(ArrayRef<Placed> Offsets);
+  /// Comparisons A <= B left to a run-time check go to \p Unproven
+  /// (when given) instead of failing.
+  bool apart(ArrayRef<Placed> Offsets,
+             SmallVectorImpl<std::pair<const SCEV *, const SCEV *>> *Unproven);
 
 private:
   /// \p S in 64 bits, extensions pushed down to the values, so that one
@@ -67,6 +70,8 @@ private:
   bool atMost(const SCEV *A, const SCEV *B);
   /// X >= 1 there, also a product of such factors.
   bool atLeastOne(const SCEV *X);
+  /// \p S with its products of sums multiplied out.
+  const SCEV *expand(const SCEV *S, unsigned Depth = 0);
   /// The range of \p S where loop \p In runs (its trip counts, zero
   /// extended by scalar evolution, are then the signed values they extend).
   std::optional<std::pair<const SCEV *, const SCEV *>> range(const SCEV *S,
@@ -313,6 +318,36 @@ const SCEV *OwnershipFinder::signedWhereRuns(const SCEV *S, const Loop *In) {
   }
 }
 
+const SCEV *OwnershipFinder::expand(const SCEV *S, unsigned Depth) {
+  if (Depth > 8)
+    return S;
+  if (auto *Add = dyn_cast<SCEVAddExpr>(S)) {
+    SmallVector<const SCEV *, 4> Ops;
+    for (const SCEV *Op : Add->operands())
+      Ops.push_back(expand(Op, Depth + 1));
+    return SE.getAddExpr(Ops);
+  }
+  auto *Mul = dyn_cast<SCEVMulExpr>(S);
+  if (!Mul)
+    return S;
+  // The product of the factors' expansions, one sum at a time.
+  const SCEV *Product = SE.getOne(S->getType());
+  for (const SCEV *Op : Mul->operands()) {
+    const SCEV *X = expand(Op, Depth + 1);
+    SmallVector<const SCEV *, 4> Terms;
+    auto *Sum = dyn_cast<SCEVAddExpr>(Product);
+    for (const SCEV *P :
+         Sum ? Sum->operands() : ArrayRef<const SCEV *>(Product))
+      if (auto *XS = dyn_cast<SCEVAddExpr>(X))
+        for (const SCEV *T : XS->operands())
+          Terms.push_back(SE.getMulExpr(P, T));
+      else
+        Terms.push_back(SE.getMulExpr(P, X));
+    Product = SE.getAddExpr(Terms);
+  }
+  return Product;
+}
+
 bool OwnershipFinder::atLeastOne(const SCEV *X) {
   if (nonNegativeWhereRuns(SE.getMinusSCEV(X, SE.getOne(X->getType())), &W))
     return true;
@@ -338,7 +373,9 @@ bool OwnershipFinder::atMost(const SCEV *A, const SCEV *B) {
                SE.isKnownNonNegative(SE.applyLoopGuards(R->first, &W)));
 }
 
-bool OwnershipFinder::apart(ArrayRef<Placed> Offsets) {
+bool OwnershipFinder::apart(
+    ArrayRef<Placed> Offsets,
+    SmallVectorImpl<std::pair<const SCEV *, const SCEV *>> *Unproven) {
   // The quotients any offset uses, and the chain their dividends form:
   // q1 = iv / D1, q2 = (iv - q1 D1) / D2, ...
   SmallVector<Quotient, 4> Chain;
@@ -392,11 +429,15 @@ bool OwnershipFinder::apart(ArrayRef<Placed> Offsets) {
     auto It = L.Coeff.find(Atom);
     return It == L.Coeff.end() ? SE.getZero(I64) : It->second;
   };
+  // (Compared multiplied out: 4 x (a - b) and x (4 a - 4 b) are one.)
+  auto Same = [&](const SCEV *X, const SCEV *Y) {
+    return X == Y || expand(X) == expand(Y);
+  };
   for (const Placed &P : Offsets) {
-    if (CoeffOf(P.Offset, Index) != CoeffOf(First, Index))
+    if (!Same(CoeffOf(P.Offset, Index), CoeffOf(First, Index)))
       return false;
     for (const Quotient &Q : Chain)
-      if (CoeffOf(P.Offset, Q.Atom) != CoeffOf(First, Q.Atom))
+      if (!Same(CoeffOf(P.Offset, Q.Atom), CoeffOf(First, Q.Atom)))
         return false;
   }
   // The digits: their strides and extents.
@@ -441,15 +482,29 @@ bool OwnershipFinder::apart(ArrayRef<Placed> Offsets) {
     Hi = Hi ? SE.getSMaxExpr(Hi, End) : End;
   }
   const SCEV *Span = SE.getMinusSCEV(Hi, Lo);
-  // Smallest stride first; each at least the span below it.
+  // A digit the offsets do not depend on (every iteration reads all of a
+  // weight matrix): never apart, whatever a check would say.
+  if (any_of(Digits, [](const Digit &D) { return D.Stride->isZero(); }))
+    return false;
+  // Smallest stride first (where that cannot be told, the loop's own
+  // order, innermost first); each at least the span below it. (Any order
+  // in which that holds keeps distinct digits apart.)
   while (!Digits.empty()) {
     auto Next = find_if(Digits, [&](const Digit &D) {
       return all_of(Digits, [&](const Digit &O) {
         return &O == &D || atMost(D.Stride, O.Stride);
       });
     });
-    if (Next == Digits.end() || !atMost(Span, Next->Stride))
-      return false;
+    if (Next == Digits.end()) {
+      if (!Unproven)
+        return false;
+      Next = std::prev(Digits.end());
+    }
+    if (!atMost(Span, Next->Stride)) {
+      if (!Unproven)
+        return false;
+      Unproven->push_back({Span, Next->Stride});
+    }
     Span = SE.getAddExpr(Span, SE.getMulExpr(Next->Stride, Next->Extent));
     Digits.erase(Next);
   }
@@ -459,7 +514,8 @@ bool OwnershipFinder::apart(ArrayRef<Placed> Offsets) {
 } // namespace
 
 uint64_t iterationOwnedParameters(Function &Body, ScalarEvolution &SE,
-                                  LoopInfo &LI) {
+                                  LoopInfo &LI,
+                                  SmallVectorImpl<OwnershipCheck> *Checks) {
   uint64_t Owned = 0;
   const DataLayout &DL = Body.getDataLayout();
   for (Argument &Arg : Body.args()) {
@@ -537,8 +593,15 @@ uint64_t iterationOwnedParameters(Function &Body, ScalarEvolution &SE,
       Offsets.push_back(
           {*L, SE.getTruncateOrSignExtend(Size, Offset->getType()), In});
     }
-    if (Ok && !Offsets.empty() && Finder.apart(Offsets))
-      Owned |= uint64_t(1) << Arg.getArgNo();
+    if (!Ok || Offsets.empty())
+      continue;
+    SmallVector<std::pair<const SCEV *, const SCEV *>, 2> Unproven;
+    if (Finder.apart(Offsets, Checks ? &Unproven : nullptr)) {
+      if (Unproven.empty())
+        Owned |= uint64_t(1) << Arg.getArgNo();
+      else
+        Checks->push_back({Arg.getArgNo(), std::move(Unproven)});
+    }
   }
   return Owned;
 }

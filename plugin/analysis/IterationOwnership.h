@@ -15,28 +15,43 @@
 // in increasing order, each stride is at least the span of everything below
 // it (R's, then R's and the smaller digits'), two different iterations
 // never meet. The strides and spans are compared by scalar evolution, under
-// the loops' guards (the extents positive), at compile time.
+// the loops' guards (the extents positive), at compile time; what it cannot
+// compare, a gradient may check when it calls the region.
 //
 //===----------------------------------------------------------------------===//
 #ifndef AD_ANALYSIS_ITERATIONOWNERSHIP_H
 #define AD_ANALYSIS_ITERATIONOWNERSHIP_H
 
+#include "llvm/ADT/SmallVector.h"
 #include <cstdint>
+#include <utility>
 
 namespace llvm {
 class Function;
 class LoopInfo;
 class ScalarEvolution;
+class SCEV;
 } // namespace llvm
 
 namespace ad {
 
+/// A parameter owned where these comparisons, A <= B over the body's
+/// parameters, hold: what the compiler cannot tell (a head size times the
+/// number of heads at most the row, C / NH * NH <= C) the caller may check
+/// when the region is called (primal/ReloadVersioning.cpp).
+struct OwnershipCheck {
+  unsigned Arg;
+  llvm::SmallVector<std::pair<const llvm::SCEV *, const llvm::SCEV *>, 2>
+      AtMost;
+};
+
 /// Bit k: parameter k of OpenMP region body \p Body is a pointer through
 /// which distinct iterations of the body's worksharing loop access disjoint
-/// bytes (see above).
-uint64_t iterationOwnedParameters(llvm::Function &Body,
-                                  llvm::ScalarEvolution &SE,
-                                  llvm::LoopInfo &LI);
+/// bytes (see above). With \p Checks, the parameters that are where some
+/// comparisons hold too.
+uint64_t iterationOwnedParameters(
+    llvm::Function &Body, llvm::ScalarEvolution &SE, llvm::LoopInfo &LI,
+    llvm::SmallVectorImpl<OwnershipCheck> *Checks = nullptr);
 
 } // namespace ad
 

@@ -79,6 +79,11 @@ struct DerivativeSignature {
   /// k's captured pointer points to (analysis/PrivateShadows.h), which the
   /// team sums into the shadow afterwards: no atomic adds there.
   uint64_t PrivateShadowArgs = 0;
+  /// Split only, an OpenMP region's body: bit k, every location parameter
+  /// k points to belongs to one iteration of the body's worksharing loop,
+  /// as the caller's run-time check showed where the compiler could not
+  /// (analysis/IterationOwnership.h): plain adds there.
+  uint64_t OwnedArgs = 0;
 
   /// The cache's key (hashed by it). It names the function by address as
   /// well: unnamed IR functions (@0, @1) must not share derivatives.
@@ -101,6 +106,10 @@ struct DerivativeSignature {
     if (PrivateShadowArgs) {
       K += "|p";
       K += std::to_string(PrivateShadowArgs);
+    }
+    if (OwnedArgs) {
+      K += "|o";
+      K += std::to_string(OwnedArgs);
     }
     if (KeptArgs || UnwrittenArgs) {
       K += "|k";

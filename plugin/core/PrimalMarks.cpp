@@ -10,14 +10,15 @@ using namespace llvm;
 namespace ad {
 
 static constexpr const char *Kinds[] = {
-    "ad.unchanged", "ad.unchanged.in.loop", "ad.deferred.free",
-    "ad.freed.in.reverse", "ad.unchanged.args"};
+    "ad.unchanged",        "ad.unchanged.in.loop", "ad.deferred.free",
+    "ad.freed.in.reverse", "ad.unchanged.args",    "ad.owned.args"};
 enum Kind {
   Unchanged,
   UnchangedInLoop,
   Deferred,
   FreedInReverse,
-  UnchangedArgs
+  UnchangedArgs,
+  OwnedArgs
 };
 
 static bool has(const Instruction &I, Kind K) {
@@ -33,18 +34,30 @@ bool isUnchangedInItsLoop(const Instruction &I) {
   return has(I, UnchangedInLoop);
 }
 void markUnchangedInItsLoop(Instruction &I) { mark(I, UnchangedInLoop); }
-uint64_t unchangedArguments(const CallBase &Call) {
-  MDNode *N = Call.getMetadata(Kinds[UnchangedArgs]);
+static uint64_t maskOf(const CallBase &Call, Kind K) {
+  MDNode *N = Call.getMetadata(Kinds[K]);
   if (!N || N->getNumOperands() != 1)
     return 0;
   auto *C = mdconst::dyn_extract<ConstantInt>(N->getOperand(0));
   return C ? C->getZExtValue() : 0;
 }
-void markUnchangedArguments(CallBase &Call, uint64_t Mask) {
-  Mask |= unchangedArguments(Call);
-  mark(Call, UnchangedArgs,
+static void addToMask(CallBase &Call, Kind K, uint64_t Mask) {
+  Mask |= maskOf(Call, K);
+  mark(Call, K,
        {ConstantAsMetadata::get(
            ConstantInt::get(Type::getInt64Ty(Call.getContext()), Mask))});
+}
+uint64_t unchangedArguments(const CallBase &Call) {
+  return maskOf(Call, UnchangedArgs);
+}
+void markUnchangedArguments(CallBase &Call, uint64_t Mask) {
+  addToMask(Call, UnchangedArgs, Mask);
+}
+uint64_t ownedArguments(const CallBase &Call) {
+  return maskOf(Call, OwnedArgs);
+}
+void markOwnedArguments(CallBase &Call, uint64_t Mask) {
+  addToMask(Call, OwnedArgs, Mask);
 }
 bool isDeferredFree(const Instruction &I) { return has(I, Deferred); }
 

@@ -5,7 +5,8 @@
 // clones of its blocks carry along: a load or store whose value nothing
 // overwrites before the reverse sweep (!ad.unchanged, ReloadVersioning.h), a
 // load no write of its own loop changes (!ad.unchanged.in.loop), what a
-// parallel region reads that nothing overwrites (!ad.unchanged.args), a free a
+// parallel region reads that nothing overwrites (!ad.unchanged.args) or that
+// each iteration owns (!ad.owned.args), a free a
 // gradient runs in its reverse sweep and the allocation it frees there
 // (!ad.deferred.free, !ad.freed.in.reverse, DeferredFrees.h). They are read
 // here, below the layers that decide. All of them vouch for a gradient (both
@@ -42,6 +43,11 @@ void markUnchangedInItsLoop(llvm::Instruction &I);
 /// its function writes after the call changes (ReloadVersioning.h).
 uint64_t unchangedArguments(const llvm::CallBase &Call);
 void markUnchangedArguments(llvm::CallBase &Call, uint64_t Mask);
+/// Bit k: a run-time check has shown that every location argument k of
+/// parallel region call \p Call points to belongs to one iteration of the
+/// region's worksharing loop (analysis/IterationOwnership.h).
+uint64_t ownedArguments(const llvm::CallBase &Call);
+void markOwnedArguments(llvm::CallBase &Call, uint64_t Mask);
 /// \p I is a free a gradient runs in its reverse sweep instead.
 bool isDeferredFree(const llvm::Instruction &I);
 

@@ -202,6 +202,11 @@ Function *DerivativeCache::gradientPrimal(Function *F) {
       R << "; and that nothing overwrites what parallel regions read through "
         << ore::NV("RegionArguments", Versions->RegionArguments)
         << " argument(s), which their derivatives then read back";
+    if (Versions->RegionOwned)
+      R << "; and that every location "
+        << ore::NV("RegionOwned", Versions->RegionOwned)
+        << " parallel region argument(s) point to belongs to one iteration, "
+           "whose adjoints then need no atomic adds";
     return R;
   });
   CheckedCopies[Clone] = std::make_unique<DenseSet<const BasicBlock *>>(

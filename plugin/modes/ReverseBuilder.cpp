@@ -37,7 +37,8 @@ ReverseState::ReverseState(ADContext &Ctx, const DerivativeSignature &Sig,
           Sig.InTeam ? iterationOwnedParameters(
                            *Primal,
                            Ctx.FAM.getResult<ScalarEvolutionAnalysis>(*Primal),
-                           Ctx.FAM.getResult<LoopAnalysis>(*Primal))
+                           Ctx.FAM.getResult<LoopAnalysis>(*Primal)) |
+                           Sig.OwnedArgs
                      : 0),
       Cloning(Ctx, AA, VMap, Shadows, /*ForReverse=*/true),
       B(Ctx.M.getContext()) {}

@@ -12,6 +12,7 @@
 #include "analysis/PrivateShadows.h"
 #include "core/IRHelpers.h"
 #include "core/ParallelRegionCalls.h"
+#include "core/PrimalMarks.h"
 #include "modes/RowDispatch.h"
 #include "rules/MathRules.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -175,10 +176,11 @@ ReverseBuilder::calleeDerivative(CallBase &I, bool &Ok) {
       if (isParallelRegionCall(I)) {
         auto &SE = S.Ctx.FAM.getResult<ScalarEvolutionAnalysis>(*Sig->Primal);
         auto &LI = S.Ctx.FAM.getResult<LoopAnalysis>(*Sig->Primal);
+        Sig->OwnedArgs = ownedArguments(I);
         Sig->PrivateShadowArgs =
             privateShadowMask(privateShadows(*Sig->Primal, SE, LI)) &
             shadowedMask(*Sig) &
-            ~iterationOwnedParameters(*Sig->Primal, SE, LI);
+            ~(iterationOwnedParameters(*Sig->Primal, SE, LI) | Sig->OwnedArgs);
       }
       std::tie(Sig->KeptArgs, Sig->UnwrittenArgs) = Values.keptArguments(I);
       It->second = CalleeDerivative{*Sig, S.Ctx.Cache->split(*Sig)};

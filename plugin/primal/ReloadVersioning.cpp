@@ -1,6 +1,7 @@
 //===- ReloadVersioning.cpp - Reload loads that later writes provably miss ===//
 #include "primal/ReloadVersioning.h"
 #include "analysis/AccessIntervals.h"
+#include "analysis/IterationOwnership.h"
 #include "analysis/MemoryEffects.h"
 #include "analysis/RegionFootprint.h"
 #include "core/ParallelRegionCalls.h"
@@ -54,6 +55,10 @@ struct Access {
 struct ReadSite {
   Instruction *I;
   int Arg = -1;
+  /// Not a read: every location region call I's argument Arg points to
+  /// belongs to one iteration of the region's worksharing loop
+  /// (analysis/IterationOwnership.h), where the checks hold.
+  bool Owns = false;
 };
 
 /// The row of an arithmetic instruction or a math call, or nullptr.
@@ -849,7 +854,39 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
     if (!Ld && writesProgramMemory(I) && !isDeferredFree(I))
       Writers.push_back(&I);
   }
-  if (Reads.empty() || Reads.size() * Writers.size() > MaxPairs)
+  // Region arguments each iteration owns where comparisons the compiler
+  // could not decide hold: checked here, with the rest.
+  SmallVector<std::pair<ReadSite, Condition>, 4> Owned;
+  for (Instruction &I : instructions(F)) {
+    auto *Region = dyn_cast<CallBase>(&I);
+    Function *Body = Region ? Region->getCalledFunction() : nullptr;
+    if (!Body || !isParallelRegionCall(*Region))
+      continue;
+    SmallVector<OwnershipCheck, 2> Vouchable;
+    iterationOwnedParameters(*Body,
+                             FAM.getResult<ScalarEvolutionAnalysis>(*Body),
+                             FAM.getResult<LoopAnalysis>(*Body), &Vouchable);
+    for (const OwnershipCheck &Check : Vouchable) {
+      Condition All;
+      Conjunction Each;
+      for (auto [A, B] : Check.AtMost) {
+        const SCEV *CA = regionBoundInCaller(A, SE, *Region, LI);
+        const SCEV *CB = regionBoundInCaller(B, SE, *Region, LI);
+        if (!CA || !CB || CA->getType() != CB->getType()) {
+          Each.clear();
+          break;
+        }
+        Each.push_back({CmpInst::ICMP_SLE, CA, CB});
+      }
+      if (Each.empty())
+        continue;
+      All.push_back(std::move(Each));
+      if (simplify(All))
+        Owned.push_back({ReadSite{Region, int(Check.Arg), true}, All});
+    }
+  }
+  if ((Reads.empty() && Owned.empty()) ||
+      Reads.size() * Writers.size() > MaxPairs)
     return std::nullopt;
 
   // Accesses some write may change, and what rules that out for each write.
@@ -913,6 +950,13 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
     OnlyInLoop.push_back(!Possible);
     FirstCheck.push_back(Checks.size());
     append_range(Checks, Mine);
+  }
+  for (auto &[Site, C] : Owned) {
+    Unchanged.push_back(Site);
+    OnlyInLoop.push_back(false);
+    FirstCheck.push_back(Checks.size());
+    if (!C.empty())
+      Checks.push_back(C);
   }
   if (Unchanged.empty())
     return std::nullopt;
@@ -1007,8 +1051,10 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
   ReloadVersions Result;
   Result.InLoop = count(KeptOnlyInLoop, true);
   Result.RegionArguments =
-      count_if(Kept, [](const ReadSite &R) { return R.Arg >= 0; });
-  Result.Accesses = Kept.size() - Result.InLoop - Result.RegionArguments;
+      count_if(Kept, [](const ReadSite &R) { return R.Arg >= 0 && !R.Owns; });
+  Result.RegionOwned = count_if(Kept, [](const ReadSite &R) { return R.Owns; });
+  Result.Accesses =
+      Kept.size() - Result.InLoop - Result.RegionArguments - Result.RegionOwned;
   Result.Checks = Seen.size();
   if (!version(At, OK, Kept, KeptOnlyInLoop, Result.CheckedCopy))
     return std::nullopt;
@@ -1051,7 +1097,9 @@ bool ReloadVersioner::version(Instruction *At, Value *OK,
   remapInstructionsInBlocks(Copies, VMap);
   for (auto [Site, InLoop] : zip(Unchanged, OnlyInLoop)) {
     auto *Copy = cast<Instruction>(VMap[Site.I]);
-    if (Site.Arg >= 0)
+    if (Site.Owns)
+      markOwnedArguments(cast<CallBase>(*Copy), uint64_t(1) << Site.Arg);
+    else if (Site.Arg >= 0)
       markUnchangedArguments(cast<CallBase>(*Copy), uint64_t(1) << Site.Arg);
     else if (InLoop)
       markUnchangedInItsLoop(*Copy);

@@ -60,6 +60,9 @@ struct ReloadVersions {
   /// the regions' derivatives then read back (their memory, to the
   /// function, is what the region reads through them).
   unsigned RegionArguments = 0;
+  /// Arguments of parallel regions whose every location the checked copy
+  /// shows one iteration owns (analysis/IterationOwnership.h).
+  unsigned RegionOwned = 0;
   /// Run-time comparisons (after dropping duplicates).
   unsigned Checks = 0;
   /// The blocks of the checked copy.

@@ -7,8 +7,14 @@
 // copies. Scores laid out [b][h][t][t2], t2 <= t, filled in loop order
 // (b, t, h) (attention's preatt): the rows' order is not the loop's, yet
 // each belongs to one (b, t, h). All gradients checked in both modes at 1,
-// 2 and 4 threads.
+// 2 and 4 threads. Rows padded to a length the compiler cannot compare
+// with their width (Pad >= Width only the run knows) are owned where the
+// gradient's run-time check shows it; with rows that overlap (Pad < Width)
+// the check fails and the adjoints go through per-thread copies, which the
+// race check (race.test) would catch otherwise.
+// REMARK: remark: gradient of 'padded' checks at run time {{.*}}; and that every location 1 parallel region argument(s) point to belongs to one iteration
 // RUN: %clang_omp -O2 %s -S -emit-llvm -o - | FileCheck %s
+// RUN: %clang_omp -O2 %s -c -o /dev/null -Rpass=ad 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: %clang_omp -O2 %s -o %t.O2 -lm && %omp_run %t.O2
 // RUN: %clang_omp -O0 %s -o %t.O0 -lm && %omp_run %t.O0
 //
@@ -35,7 +41,7 @@
 #define C 7
 #define H 2
 
-static int Rows = B, Steps = T, Width = C, Heads = H;
+static int Rows = B, Steps = T, Width = C, Heads = H, Pad = C + 2;
 
 static double rows(double *x, int n) {
   (void)n;
@@ -88,6 +94,21 @@ static double scores(double *x, int n) {
   return e;
 }
 
+/* Rows of Width values, Pad apart. */
+static double padded(double *x, int n) {
+  (void)n;
+  int nb = Rows, nt = Steps, c = Width, p = Pad;
+  double e = 0;
+#pragma omp parallel for collapse(2) reduction(+ : e)
+  for (int b = 0; b < nb; b++)
+    for (int t = 0; t < nt; t++)
+      for (int i = 0; i < c; i++) {
+        double v = x[(b * nt + t) * p + i];
+        e += sin(v) * v * ((b + t + i) % 3 + 1);
+      }
+  return e;
+}
+
 int main(void) {
   enum { N = B * T * C + 1, NS = B * H * T * T };
   double x[N], xs[NS];
@@ -97,5 +118,11 @@ int main(void) {
   OMP_CHECK_SCALAR("overlapping rows", overlap, x, N, 1e-6);
   omp_fill(xs, NS, -1, 1);
   OMP_CHECK_SCALAR("scores", scores, xs, NS, 1e-6);
+  enum { NP = B * T * (C + 2) };
+  double xp[NP];
+  omp_fill(xp, NP, -1, 1);
+  OMP_CHECK_SCALAR("padded rows", padded, xp, NP, 1e-6);
+  Pad = C - 2; /* overlapping rows: the check fails */
+  OMP_CHECK_SCALAR("overlapping padded rows", padded, xp, NP, 1e-6);
   return ad_test_finish();
 }
