@@ -1,5 +1,6 @@
 //===- RegionRanges.cpp - What a region's accesses span over all threads --===//
 #include "analysis/RegionRanges.h"
+#include "core/IRHelpers.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -43,27 +44,12 @@ static bool isEntryValue(const Value *V, unsigned Depth) {
 
 bool isRegionEntryValue(const Value *V) { return isEntryValue(V, 0); }
 
-/// L op R, which cannot trap: divides by 1 where the original could not
-/// divide at all (by 0), and negates where a signed division by -1 could
-/// overflow. Where the original divides, the value is the same.
+/// L op R, made unable to trap (core/IRHelpers.h): where the original
+/// divides, the value is the same.
 static Value *emitSafeBinOp(IRBuilderBase &B, Instruction::BinaryOps Opcode,
                             Value *L, Value *R) {
-  if (!Instruction::isIntDivRem(Opcode))
-    return B.CreateBinOp(Opcode, L, R);
-  Type *T = R->getType();
-  Value *Zero = B.CreateICmpEQ(R, ConstantInt::get(T, 0));
-  bool Signed = Opcode == Instruction::SDiv || Opcode == Instruction::SRem;
-  Value *MinusOne =
-      Signed ? B.CreateICmpEQ(R, ConstantInt::getSigned(T, -1)) : B.getFalse();
-  Value *Safe =
-      B.CreateSelect(B.CreateOr(Zero, MinusOne), ConstantInt::get(T, 1), R);
-  Value *Quotient = B.CreateBinOp(Opcode, L, Safe);
-  if (!Signed)
-    return Quotient;
-  Value *ByMinusOne = Opcode == Instruction::SDiv
-                          ? B.CreateSub(ConstantInt::get(T, 0), L)
-                          : ConstantInt::get(T, 0);
-  return B.CreateSelect(MinusOne, ByMinusOne, Quotient);
+  makeDivisionSafe(B, Opcode, L, R);
+  return B.CreateBinOp(Opcode, L, R);
 }
 
 /// \p V, or a copy of it computed before the loops around it that do not

@@ -1,6 +1,7 @@
 //===- IRHelpers.cpp - Small IR utilities shared by both modes
 //--------------===//
 #include "core/IRHelpers.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -215,6 +216,22 @@ Value *convertScalar(IRBuilderBase &B, Value *V, Type *To) {
   if (From->isIntegerTy() && To->isIntegerTy())
     return B.CreateSExtOrTrunc(V, To);
   return nullptr;
+}
+
+void makeDivisionSafe(IRBuilderBase &B, unsigned Opcode, Value *&L, Value *&R) {
+  if (!Instruction::isIntDivRem(Opcode))
+    return;
+  Type *T = R->getType();
+  Value *D = R;
+  R = B.CreateSelect(B.CreateICmpEQ(D, ConstantInt::get(T, 0)),
+                     ConstantInt::get(T, 1), D);
+  if (Opcode == Instruction::SDiv || Opcode == Instruction::SRem) {
+    Value *Overflows = B.CreateAnd(
+        B.CreateICmpEQ(D, ConstantInt::getAllOnesValue(T)),
+        B.CreateICmpEQ(L, ConstantInt::get(T, APInt::getSignedMinValue(
+                                                  T->getScalarSizeInBits()))));
+    L = B.CreateSelect(Overflows, ConstantInt::get(T, 0), L);
+  }
 }
 
 } // namespace ad

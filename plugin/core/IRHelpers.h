@@ -71,6 +71,13 @@ void accumulateIntoMemory(llvm::IRBuilderBase &B, llvm::Value *ShadowPtr,
 llvm::Value *convertScalar(llvm::IRBuilderBase &B, llvm::Value *V,
                            llvm::Type *To);
 
+/// Makes the operands of integer division or remainder \p Opcode unable to
+/// trap, for a copy that runs where the original might not: a zero divisor
+/// becomes 1, and a signed INT_MIN / -1 divides 0 instead. Where the
+/// original is defined, the result is the same. Other opcodes: unchanged.
+void makeDivisionSafe(llvm::IRBuilderBase &B, unsigned Opcode, llvm::Value *&L,
+                      llvm::Value *&R);
+
 } // namespace ad
 
 #endif

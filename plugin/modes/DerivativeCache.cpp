@@ -1,6 +1,7 @@
 //===- DerivativeCache.cpp - Each derivative synthesized once, then reused
 //--===//
 #include "modes/DerivativeCache.h"
+#include "analysis/IterationOwnership.h"
 #include "core/IRHelpers.h"
 #include "core/ParallelRegionCalls.h"
 #include "modes/ReverseBuilder.h"
@@ -9,6 +10,7 @@
 #include "primal/ReloadVersioning.h"
 #include "primal/StoreForwarding.h"
 #include "support/TimeReport.h"
+#include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Demangle/Demangle.h"
@@ -212,6 +214,15 @@ Function *DerivativeCache::gradientPrimal(Function *F) {
   CheckedCopies[Clone] = std::make_unique<DenseSet<const BasicBlock *>>(
       std::move(Versions->CheckedCopy));
   return It->second = Clone;
+}
+
+uint64_t DerivativeCache::iterationOwned(Function *Body) {
+  auto [It, New] = IterationOwned.try_emplace(Body, 0);
+  if (New)
+    It->second = iterationOwnedParameters(
+        *Body, Ctx.FAM.getResult<ScalarEvolutionAnalysis>(*Body),
+        Ctx.FAM.getResult<LoopAnalysis>(*Body));
+  return It->second;
 }
 
 Function *DerivativeCache::tangent(const DerivativeSignature &Sig) {

@@ -12,11 +12,11 @@
 
 #include "analysis/ArgumentTypes.h"
 #include "analysis/TypeAnalysis.h"
-#include "support/Diagnostics.h"
+#include "core/DerivativeSignature.h"
 #include "primal/CountedLoops.h"
 #include "primal/TapeReservation.h"
-#include "core/DerivativeSignature.h"
 #include "runtime/RuntimeFunctions.h"
+#include "support/Diagnostics.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/PassManager.h"
@@ -85,6 +85,11 @@ public:
       Set = std::make_unique<llvm::DenseSet<const llvm::BasicBlock *>>();
     return *Set;
   }
+  /// The pointer parameters of OpenMP region body \p Body whose every
+  /// location one iteration owns, as the compiler shows it
+  /// (analysis/IterationOwnership.h): asked per call and per derivative of
+  /// the body, computed once.
+  uint64_t iterationOwned(llvm::Function *Body);
   /// The loop iteration bounds of a canonical primal (see TapeReservation.h).
   const IterationBoundMap &iterationBounds(llvm::Function *Canonical) {
     std::unique_ptr<IterationBoundMap> &Map = Bounds[Canonical];
@@ -122,6 +127,7 @@ private:
   /// add entries.
   llvm::DenseMap<llvm::Function *, std::unique_ptr<CountedLoopMap>> Counted;
   llvm::DenseMap<llvm::Function *, std::unique_ptr<IterationBoundMap>> Bounds;
+  llvm::DenseMap<llvm::Function *, uint64_t> IterationOwned;
   llvm::SmallVector<llvm::Function *, 16> Created;
   llvm::SmallPtrSet<const llvm::Function *, 16> Augmented;
   unsigned Synthesized = 0, Reused = 0;

@@ -7,7 +7,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "modes/ReverseBuilder.h"
-#include "analysis/IterationOwnership.h"
 #include "analysis/TypeAnalysis.h"
 #include "core/IRHelpers.h"
 #include "modes/ConstantShadows.h"
@@ -15,7 +14,6 @@
 #include "modes/UnsupportedConstructs.h"
 #include "rules/ShadowErrors.h"
 #include "llvm/ADT/PostOrderIterator.h"
-#include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -34,12 +32,7 @@ ReverseState::ReverseState(ADContext &Ctx, const DerivativeSignature &Sig,
       Bounds(Ctx.Cache->iterationBounds(Primal)),
       ThreadOwned(
           *Primal, Sig.ThreadIndexedArgs, Sig.InTeam, Sig.PrivateShadowArgs,
-          Sig.InTeam ? iterationOwnedParameters(
-                           *Primal,
-                           Ctx.FAM.getResult<ScalarEvolutionAnalysis>(*Primal),
-                           Ctx.FAM.getResult<LoopAnalysis>(*Primal)) |
-                           Sig.OwnedArgs
-                     : 0),
+          Sig.InTeam ? Ctx.Cache->iterationOwned(Primal) | Sig.OwnedArgs : 0),
       Cloning(Ctx, AA, VMap, Shadows, /*ForReverse=*/true),
       B(Ctx.M.getContext()) {}
 

@@ -8,7 +8,6 @@
 //===----------------------------------------------------------------------===//
 #include "modes/ReverseCalls.h"
 #include "analysis/CallSignature.h"
-#include "analysis/IterationOwnership.h"
 #include "analysis/PrivateShadows.h"
 #include "core/IRHelpers.h"
 #include "core/ParallelRegionCalls.h"
@@ -180,7 +179,7 @@ ReverseBuilder::calleeDerivative(CallBase &I, bool &Ok) {
         Sig->PrivateShadowArgs =
             privateShadowMask(privateShadows(*Sig->Primal, SE, LI)) &
             shadowedMask(*Sig) &
-            ~(iterationOwnedParameters(*Sig->Primal, SE, LI) | Sig->OwnedArgs);
+            ~(S.Ctx.Cache->iterationOwned(Sig->Primal) | Sig->OwnedArgs);
       }
       std::tie(Sig->KeptArgs, Sig->UnwrittenArgs) = Values.keptArguments(I);
       It->second = CalleeDerivative{*Sig, S.Ctx.Cache->split(*Sig)};
