@@ -50,6 +50,10 @@ public:
   /// (when given) instead of failing.
   bool apart(ArrayRef<Placed> Offsets,
              SmallVectorImpl<std::pair<const SCEV *, const SCEV *>> *Unproven);
+  /// Whether what the loops inside add to \p P, and its size, have bounds.
+  bool bounded(const Placed &P) {
+    return range(P.Offset.Rest, P.In) && range(P.Size, P.In);
+  }
 
 private:
   /// \p S in 64 bits, extensions pushed down to the values, so that one
@@ -513,10 +517,37 @@ bool OwnershipFinder::apart(
 
 } // namespace
 
-uint64_t iterationOwnedParameters(Function &Body, ScalarEvolution &SE,
-                                  LoopInfo &LI,
-                                  SmallVectorImpl<OwnershipCheck> *Checks) {
-  uint64_t Owned = 0;
+/// Whether every access of \p Accessed but \p Unplaced lands on bytes its
+/// iteration writes: a store, or a load of what a store in its block writes
+/// (at the same address, at least as wide).
+static bool writtenByItsIteration(ArrayRef<Instruction *> Accessed,
+                                  ArrayRef<Instruction *> Unplaced,
+                                  ScalarEvolution &SE) {
+  const DataLayout &DL = Accessed.front()->getDataLayout();
+  for (Instruction *I : Accessed) {
+    if (is_contained(Unplaced, I) || isa<StoreInst>(I) || isa<MemSetInst>(I))
+      continue;
+    auto *L = dyn_cast<LoadInst>(I);
+    if (!L)
+      return false;
+    const SCEV *Address = SE.getSCEV(L->getPointerOperand());
+    TypeSize Bytes = DL.getTypeStoreSize(L->getType());
+    if (none_of(*L->getParent(), [&](Instruction &J) {
+          auto *S = dyn_cast<StoreInst>(&J);
+          return S && SE.getSCEV(S->getPointerOperand()) == Address &&
+                 TypeSize::isKnownGE(
+                     DL.getTypeStoreSize(S->getValueOperand()->getType()),
+                     Bytes);
+        }))
+      return false;
+  }
+  return true;
+}
+
+IterationOwnedMemory
+iterationOwnedParameters(Function &Body, ScalarEvolution &SE, LoopInfo &LI,
+                         SmallVectorImpl<OwnershipCheck> *Checks) {
+  IterationOwnedMemory Owned;
   const DataLayout &DL = Body.getDataLayout();
   for (Argument &Arg : Body.args()) {
     if (Arg.getArgNo() < RegionThreadIdParams || Arg.getArgNo() >= 64 ||
@@ -525,26 +556,34 @@ uint64_t iterationOwnedParameters(Function &Body, ScalarEvolution &SE,
     const SCEV *Base = SE.getSCEV(&Arg);
     const Loop *W = nullptr;
     const SCEV *Index = nullptr;
-    SmallVector<std::tuple<const SCEV *, const SCEV *, const Loop *>, 8>
-        Accesses;
+    struct Access {
+      Instruction *I;
+      const SCEV *Offset, *Size;
+      const Loop *In;
+    };
+    SmallVector<Access, 8> Accesses;
     bool Ok = true;
     for (Instruction &I : instructions(Body)) {
+      BasicBlock &BB = *I.getParent();
       Value *Ptr = nullptr;
       const SCEV *Size = nullptr;
       Type *I64 = Type::getInt64Ty(Body.getContext());
+      // (None for a scalable vector: an access this does not place.)
+      auto SizeOf = [&](Type *T) -> const SCEV * {
+        TypeSize Bytes = DL.getTypeStoreSize(T);
+        return Bytes.isScalable() ? nullptr
+                                  : SE.getConstant(I64, Bytes.getFixedValue());
+      };
       if (auto *L = dyn_cast<LoadInst>(&I))
-        Ptr = L->getPointerOperand(),
-        Size = SE.getConstant(I64, DL.getTypeStoreSize(L->getType()));
+        Ptr = L->getPointerOperand(), Size = SizeOf(L->getType());
       else if (auto *S = dyn_cast<StoreInst>(&I))
         Ptr = S->getPointerOperand(),
-        Size = SE.getConstant(
-            I64, DL.getTypeStoreSize(S->getValueOperand()->getType()));
+        Size = SizeOf(S->getValueOperand()->getType());
       else if (auto *M = dyn_cast<MemSetInst>(&I))
         Ptr = M->getRawDest(), Size = nullptr;
       else if (auto *R = dyn_cast<AtomicRMWInst>(&I))
         Ptr = R->getPointerOperand(),
-        Size = SE.getConstant(
-            I64, DL.getTypeStoreSize(R->getValOperand()->getType()));
+        Size = SizeOf(R->getValOperand()->getType());
       else if (isa<MemIntrinsic>(&I) || isa<AtomicCmpXchgInst>(&I))
         Ptr = getLoadStorePointerOperand(&I);
       if (!Ptr || isa<AllocaInst>(getUnderlyingObject(Ptr)))
@@ -578,30 +617,44 @@ uint64_t iterationOwnedParameters(Function &Body, ScalarEvolution &SE,
       }
       W = Around, Index = AroundIndex;
       Accesses.push_back(
-          {SE.removePointerBase(Address), Size, LI.getLoopFor(I.getParent())});
+          {&I, tripCountsWhereRuns(SE.removePointerBase(Address), BB, SE),
+           tripCountsWhereRuns(Size, BB, SE), LI.getLoopFor(&BB)});
     }
     if (!Ok || !W)
       continue;
     OwnershipFinder Finder(SE, LI, *W, Index);
     SmallVector<Placed, 8> Offsets;
-    for (auto [Offset, Size, In] : Accesses) {
-      std::optional<Linear> L = Finder.linearize(Offset);
-      if (!L) {
+    SmallVector<Instruction *, 8> Accessed, Unplaced;
+    for (const Access &A : Accesses) {
+      Accessed.push_back(A.I);
+      if (std::optional<Linear> L = Finder.linearize(A.Offset)) {
+        Placed P{*L, SE.getTruncateOrSignExtend(A.Size, A.Offset->getType()),
+                 A.In};
+        if (Finder.bounded(P)) {
+          Offsets.push_back(P);
+          continue;
+        }
+      }
+      if (!isa<LoadInst>(A.I) || cast<LoadInst>(A.I)->isAtomic()) {
         Ok = false;
         break;
       }
-      Offsets.push_back(
-          {*L, SE.getTruncateOrSignExtend(Size, Offset->getType()), In});
+      Unplaced.push_back(A.I);
     }
-    if (!Ok || Offsets.empty())
+    if (!Ok || Offsets.empty() ||
+        (!Unplaced.empty() && !writtenByItsIteration(Accessed, Unplaced, SE)))
       continue;
+    // (Also where only a check would own the parameter: the derivative may
+    // be the checked copy's, DerivativeSignature::OwnedArgs.)
+    for (Instruction *I : Unplaced)
+      Owned.Unplaced.insert(getLoadStorePointerOperand(I));
     SmallVector<std::pair<const SCEV *, const SCEV *>, 2> Unproven;
-    if (Finder.apart(Offsets, Checks ? &Unproven : nullptr)) {
-      if (Unproven.empty())
-        Owned |= uint64_t(1) << Arg.getArgNo();
-      else
-        Checks->push_back({Arg.getArgNo(), std::move(Unproven)});
-    }
+    if (!Finder.apart(Offsets, Checks ? &Unproven : nullptr))
+      continue;
+    if (Unproven.empty())
+      Owned.Params |= uint64_t(1) << Arg.getArgNo();
+    else
+      Checks->push_back({Arg.getArgNo(), std::move(Unproven)});
   }
   return Owned;
 }

@@ -18,10 +18,20 @@
 // the loops' guards (the extents positive), at compile time; what it cannot
 // compare, a gradient may check when it calls the region.
 //
+// One kind of access may stay unplaced: a load at an offset no iteration
+// can be told to own (a softmax row read at a target index the program
+// loads, probs[bt][targets[bt]]), when every other access of the parameter
+// lands on bytes its iteration writes, in the same block. Should the load
+// read a location another iteration owns, that iteration writes it, and the
+// program's two threads would race on it: so it does not, and the load's
+// adjoint alone is added atomically, while the owned accesses keep their
+// plain adds (a location no iteration writes gets atomic adds only).
+//
 //===----------------------------------------------------------------------===//
 #ifndef AD_ANALYSIS_ITERATIONOWNERSHIP_H
 #define AD_ANALYSIS_ITERATIONOWNERSHIP_H
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include <cstdint>
 #include <utility>
@@ -31,6 +41,7 @@ class Function;
 class LoopInfo;
 class ScalarEvolution;
 class SCEV;
+class Value;
 } // namespace llvm
 
 namespace ad {
@@ -45,11 +56,19 @@ struct OwnershipCheck {
       AtMost;
 };
 
-/// Bit k: parameter k of OpenMP region body \p Body is a pointer through
-/// which distinct iterations of the body's worksharing loop access disjoint
-/// bytes (see above). With \p Checks, the parameters that are where some
-/// comparisons hold too.
-uint64_t iterationOwnedParameters(
+/// What the iterations of a region body's worksharing loop own.
+struct IterationOwnedMemory {
+  /// Bit k: parameter k is a pointer through which distinct iterations
+  /// access disjoint bytes (see above).
+  uint64_t Params = 0;
+  /// The pointer operands of the unplaced loads through those parameters,
+  /// and through those OwnershipChecks name: their adjoints stay atomic.
+  llvm::SmallPtrSet<const llvm::Value *, 4> Unplaced;
+};
+
+/// The parameters of OpenMP region body \p Body each iteration owns. With
+/// \p Checks, the parameters that are where some comparisons hold too.
+IterationOwnedMemory iterationOwnedParameters(
     llvm::Function &Body, llvm::ScalarEvolution &SE, llvm::LoopInfo &LI,
     llvm::SmallVectorImpl<OwnershipCheck> *Checks = nullptr);
 

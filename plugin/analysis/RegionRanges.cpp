@@ -370,6 +370,39 @@ remainderBound(const SCEVAddExpr *Add, bool Upper, ScalarEvolution &SE,
   return nullptr;
 }
 
+const SCEV *tripCountsWhereRuns(const SCEV *S, const BasicBlock &BB,
+                                ScalarEvolution &SE) {
+  struct Rewriter : SCEVRewriteVisitor<Rewriter> {
+    Rewriter(ScalarEvolution &SE, const BasicBlock &BB)
+        : SCEVRewriteVisitor(SE), BB(BB) {}
+    const SCEV *visitZeroExtendExpr(const SCEVZeroExtendExpr *Z) {
+      auto *Add = dyn_cast<SCEVAddExpr>(Z->getOperand());
+      if (!Add || !Add->getOperand(0)->isAllOnesValue())
+        return SCEVRewriteVisitor::visitZeroExtendExpr(Z);
+      Type *Narrow = Add->getType(), *Wide = Z->getType();
+      const SCEV *Limit = SE.getZero(Narrow), *Start = SE.getZero(Narrow);
+      for (const SCEV *Op : drop_begin(Add->operands())) {
+        auto *M = dyn_cast<SCEVMulExpr>(Op);
+        if (M && M->getNumOperands() == 2 && M->getOperand(0)->isAllOnesValue())
+          Start = SE.getAddExpr(Start, M->getOperand(1));
+        else
+          Limit = SE.getAddExpr(Limit, Op);
+      }
+      if (!SE.isBasicBlockEntryGuardedByCond(&BB, ICmpInst::ICMP_SLT, Start,
+                                             Limit))
+        return SCEVRewriteVisitor::visitZeroExtendExpr(Z);
+      const SCEV *MinusOne = SE.getMinusOne(Wide);
+      return SE.getSMaxExpr(
+          SE.getAddExpr(SE.getMinusSCEV(SE.getSignExtendExpr(Limit, Wide),
+                                        SE.getSignExtendExpr(Start, Wide)),
+                        MinusOne),
+          MinusOne);
+    }
+    const BasicBlock &BB;
+  };
+  return Rewriter(SE, BB).visit(S);
+}
+
 static const SCEV *boundOnce(const SCEV *S, bool Upper, ScalarEvolution &SE,
                              const Loop *Inner, BoundCache &Cache,
                              unsigned Depth) {
@@ -457,7 +490,9 @@ static const SCEV *boundOnce(const SCEV *S, bool Upper, ScalarEvolution &SE,
           return SE.getAddExpr(RestBound, SE.getMulExpr(StepLo, IndexBound));
       }
     }
-    const SCEV *Taken = SE.getBackedgeTakenCount(AR->getLoop());
+    const SCEV *Taken =
+        tripCountsWhereRuns(SE.getBackedgeTakenCount(AR->getLoop()),
+                            *AR->getLoop()->getHeader(), SE);
     // A trip count that varies with an outer loop (a triangle) may pair
     // the largest start with the most trips although no iteration has
     // both: a looser bound, which costs buffer space only (the sum skips

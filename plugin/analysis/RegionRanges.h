@@ -21,6 +21,7 @@
 
 namespace llvm {
 class Argument;
+class BasicBlock;
 class CallBase;
 class IRBuilderBase;
 class Loop;
@@ -50,6 +51,16 @@ struct OffsetRange {
 std::optional<OffsetRange> regionOffsetRange(const llvm::SCEV *Offset,
                                              llvm::ScalarEvolution &SE,
                                              const llvm::Loop *Inner);
+
+/// \p S with each zext(L - S - 1) (the trip count less one of a loop from
+/// S to L, or the length of the memset it became) where \p BB runs only if
+/// S < L as sext(L) - sext(S) - 1, at least -1: the same where BB runs, and
+/// no more than an empty loop's where it does not, whereas the zero
+/// extension is huge there (for (i = V; i < Vp; i++) without padding,
+/// V == Vp), and a bound must hold wherever the region is called.
+const llvm::SCEV *tripCountsWhereRuns(const llvm::SCEV *S,
+                                      const llvm::BasicBlock &BB,
+                                      llvm::ScalarEvolution &SE);
 
 /// The index of \p L, if it is a worksharing loop (its index starts at the
 /// lower bound libomp hands the thread, and counts up by one).

@@ -88,13 +88,16 @@ static void collectLoadsThrough(const Value *Base,
       Out.insert(L->getPointerOperand());
 }
 
-ThreadOwnedArguments::ThreadOwnedArguments(const Function &F, uint64_t Vouched,
-                                           bool InTeam, uint64_t Private,
-                                           uint64_t IterationOwned)
+ThreadOwnedArguments::ThreadOwnedArguments(
+    const Function &F, uint64_t Vouched, bool InTeam, uint64_t Private,
+    uint64_t IterationOwned, const SmallPtrSetImpl<const Value *> *Unplaced)
     : InTeam(InTeam) {
   for (const Argument &Arg : F.args())
     if (Arg.getArgNo() < 64 && (IterationOwned >> Arg.getArgNo() & 1))
       collectLoadsThrough(&Arg, OwnedAccesses);
+  if (Unplaced)
+    for (const Value *Ptr : *Unplaced)
+      OwnedAccesses.erase(Ptr);
   for (const Argument &Arg : F.args())
     if (Arg.getArgNo() < 64 && (Private >> Arg.getArgNo() & 1)) {
       // The pointer itself, or loads of it from the variable holding it.

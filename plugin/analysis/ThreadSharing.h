@@ -39,10 +39,12 @@ public:
   /// points to (DerivativeSignature::PrivateShadowArgs), which the loads
   /// through it own. \p IterationOwned: bit k, every location parameter k
   /// points to belongs to one iteration of F's worksharing loop
-  /// (IterationOwnership.h), so to the one thread that runs it.
-  ThreadOwnedArguments(const llvm::Function &F, uint64_t Vouched,
-                       bool InTeam = false, uint64_t Private = 0,
-                       uint64_t IterationOwned = 0);
+  /// (IterationOwnership.h), so to the one thread that runs it, but for
+  /// the loads through \p Unplaced pointers.
+  ThreadOwnedArguments(
+      const llvm::Function &F, uint64_t Vouched, bool InTeam = false,
+      uint64_t Private = 0, uint64_t IterationOwned = 0,
+      const llvm::SmallPtrSetImpl<const llvm::Value *> *Unplaced = nullptr);
   /// Whether \p Ptr is an access of an owned argument at the thread index.
   bool owns(const llvm::Value *Ptr) const;
   /// Whether other threads run the same code at the same time (an OpenMP

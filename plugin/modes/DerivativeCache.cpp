@@ -10,9 +10,9 @@
 #include "primal/ReloadVersioning.h"
 #include "primal/StoreForwarding.h"
 #include "support/TimeReport.h"
-#include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Module.h"
 
@@ -216,13 +216,13 @@ Function *DerivativeCache::gradientPrimal(Function *F) {
   return It->second = Clone;
 }
 
-uint64_t DerivativeCache::iterationOwned(Function *Body) {
-  auto [It, New] = IterationOwned.try_emplace(Body, 0);
-  if (New)
-    It->second = iterationOwnedParameters(
+const IterationOwnedMemory &DerivativeCache::iterationOwned(Function *Body) {
+  std::unique_ptr<IterationOwnedMemory> &Owned = IterationOwned[Body];
+  if (!Owned)
+    Owned = std::make_unique<IterationOwnedMemory>(iterationOwnedParameters(
         *Body, Ctx.FAM.getResult<ScalarEvolutionAnalysis>(*Body),
-        Ctx.FAM.getResult<LoopAnalysis>(*Body));
-  return It->second;
+        Ctx.FAM.getResult<LoopAnalysis>(*Body)));
+  return *Owned;
 }
 
 Function *DerivativeCache::tangent(const DerivativeSignature &Sig) {

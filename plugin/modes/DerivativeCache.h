@@ -11,6 +11,7 @@
 #define AD_MODES_DERIVATIVECACHE_H
 
 #include "analysis/ArgumentTypes.h"
+#include "analysis/IterationOwnership.h"
 #include "analysis/TypeAnalysis.h"
 #include "core/DerivativeSignature.h"
 #include "primal/CountedLoops.h"
@@ -88,8 +89,9 @@ public:
   /// The pointer parameters of OpenMP region body \p Body whose every
   /// location one iteration owns, as the compiler shows it
   /// (analysis/IterationOwnership.h): asked per call and per derivative of
-  /// the body, computed once.
-  uint64_t iterationOwned(llvm::Function *Body);
+  /// the body, computed once. (A reference: builders keep it while nested
+  /// builds add entries.)
+  const IterationOwnedMemory &iterationOwned(llvm::Function *Body);
   /// The loop iteration bounds of a canonical primal (see TapeReservation.h).
   const IterationBoundMap &iterationBounds(llvm::Function *Canonical) {
     std::unique_ptr<IterationBoundMap> &Map = Bounds[Canonical];
@@ -127,7 +129,8 @@ private:
   /// add entries.
   llvm::DenseMap<llvm::Function *, std::unique_ptr<CountedLoopMap>> Counted;
   llvm::DenseMap<llvm::Function *, std::unique_ptr<IterationBoundMap>> Bounds;
-  llvm::DenseMap<llvm::Function *, uint64_t> IterationOwned;
+  llvm::DenseMap<llvm::Function *, std::unique_ptr<IterationOwnedMemory>>
+      IterationOwned;
   llvm::SmallVector<llvm::Function *, 16> Created;
   llvm::SmallPtrSet<const llvm::Function *, 16> Augmented;
   unsigned Synthesized = 0, Reused = 0;

@@ -32,7 +32,9 @@ ReverseState::ReverseState(ADContext &Ctx, const DerivativeSignature &Sig,
       Bounds(Ctx.Cache->iterationBounds(Primal)),
       ThreadOwned(
           *Primal, Sig.ThreadIndexedArgs, Sig.InTeam, Sig.PrivateShadowArgs,
-          Sig.InTeam ? Ctx.Cache->iterationOwned(Primal) | Sig.OwnedArgs : 0),
+          Sig.InTeam ? Ctx.Cache->iterationOwned(Primal).Params | Sig.OwnedArgs
+                     : 0,
+          Sig.InTeam ? &Ctx.Cache->iterationOwned(Primal).Unplaced : nullptr),
       Cloning(Ctx, AA, VMap, Shadows, /*ForReverse=*/true),
       B(Ctx.M.getContext()) {}
 

@@ -179,7 +179,7 @@ ReverseBuilder::calleeDerivative(CallBase &I, bool &Ok) {
         Sig->PrivateShadowArgs =
             privateShadowMask(privateShadows(*Sig->Primal, SE, LI)) &
             shadowedMask(*Sig) &
-            ~(S.Ctx.Cache->iterationOwned(Sig->Primal) | Sig->OwnedArgs);
+            ~(S.Ctx.Cache->iterationOwned(Sig->Primal).Params | Sig->OwnedArgs);
       }
       std::tie(Sig->KeptArgs, Sig->UnwrittenArgs) = Values.keptArguments(I);
       It->second = CalleeDerivative{*Sig, S.Ctx.Cache->split(*Sig)};

@@ -11,18 +11,42 @@
 // with their width (Pad >= Width only the run knows) are owned where the
 // gradient's run-time check shows it; with rows that overlap (Pad < Width)
 // the check fails and the adjoints go through per-thread copies, which the
-// race check (race.test) would catch otherwise.
+// race check (race.test) would catch otherwise. A softmax per row with the
+// loss at a target index the program loads (crossentropy's
+// -log(probs[bt][targets[bt]])): that load cannot be placed, but every other
+// access of probs writes what it reads, so the rows stay owned and only the
+// target load's adjoint is atomic; also where every row's target is one
+// location past the rows that no iteration writes (then that adjoint must
+// be atomic: the race check sees it otherwise). The rows' padding (none:
+// Pad2 == Width, and a loop from Width to Pad2 counts zext(-1) trips less
+// one) keeps the run-time check true, as a memset and as a loop.
+// REMARK: remark: gradient of 'targeted' checks at run time {{.*}}; and that every location 1 parallel region argument(s) point to belongs to one iteration
 // REMARK: remark: gradient of 'padded' checks at run time {{.*}}; and that every location 1 parallel region argument(s) point to belongs to one iteration
 // RUN: %clang_omp -O2 %s -S -emit-llvm -o - | FileCheck %s
 // RUN: %clang_omp -O2 %s -c -o /dev/null -Rpass=ad 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: %clang_omp -O2 %s -o %t.O2 -lm && %omp_run %t.O2
 // RUN: %clang_omp -O0 %s -o %t.O0 -lm && %omp_run %t.O0
 //
+// The rows' check is Pad2 >= Width (7), not a span that counts zext(-1)
+// padding trips.
+// CHECK-LABEL: define internal void @targeted.ad.gradient(
+// CHECK: load volatile i32, ptr @Pad2
+// CHECK-NOT: zext i32
+// CHECK: icmp sgt i32 {{%[0-9]+}}, 6
+// The target load's adjoint is the one atomic add, in the copy whose
+// check vouched for the rows.
+// CHECK-LABEL: define internal void @targeted.omp_outlined{{.*}}.ad.adjoint{{[.0-9]+}}(
+// CHECK: atomicrmw fadd
+// CHECK-NOT: atomicrmw
+// CHECK: ret void
 // CHECK-LABEL: define internal void @scores.omp_outlined{{.*}}.ad.adjoint{{[.0-9]*}}(
 // CHECK-NOT: atomicrmw
 // CHECK: ret void
 // CHECK-LABEL: define internal void @rows.omp_outlined{{.*}}.ad.adjoint{{[.0-9]*}}(
 // CHECK-NOT: atomicrmw
+// CHECK: ret void
+// CHECK-LABEL: define internal void @targeted.omp_outlined{{.*}}.ad.adjoint{{[.0-9]*}}.team(
+// CHECK-NOT: __ad_omp_sum_private
 // CHECK: ret void
 // CHECK-LABEL: define internal void @scores.omp_outlined{{.*}}.ad.adjoint{{[.0-9]*}}.team(
 // CHECK-NOT: __ad_omp_sum_private
@@ -109,6 +133,44 @@ static double padded(double *x, int n) {
   return e;
 }
 
+/* Row k's target: its own column Targets[k], or, with TargetTail, the one
+ * location after the rows (the same for every row). */
+static int Targets[B * T], TargetTail;
+static volatile int Pad2; /* a row length only the run knows */
+static double PadWith; /* 0: the padding loop is a memset */
+
+static double targeted(double *x, int n) {
+  (void)n;
+  int nb = Rows, nt = Steps, c = Width, p = Pad2, tail = TargetTail;
+  double probs[B * T * C + 1], loss[B * T];
+  probs[nb * nt * p] = x[0] * x[0] + 0.5;
+#pragma omp parallel for collapse(2)
+  for (int b = 0; b < nb; b++)
+    for (int t = 0; t < nt; t++) {
+      int k = b * nt + t;
+      double *row = probs + k * p, s = 0;
+      for (int i = 0; i < c; i++) {
+        row[i] = exp(x[k * c + i]);
+        s += row[i];
+      }
+      for (int i = 0; i < c; i++)
+        row[i] /= s;
+      if (PadWith == 0)
+        for (int i = c; i < p; i++)
+          row[i] = 0;
+      else
+        for (int i = c; i < p; i++)
+          row[i] = PadWith;
+      loss[k] = -log(row[tail ? (nb * nt - k) * p : Targets[k]]);
+    }
+  double e = 0;
+  for (int k = 0; k < nb * nt; k++)
+    e += loss[k] * (k % 3 + 1);
+  for (int k = 0; k < nb * nt * p; k++)
+    e += probs[k] * (k % 5) * 0.25;
+  return e;
+}
+
 int main(void) {
   enum { N = B * T * C + 1, NS = B * H * T * T };
   double x[N], xs[NS];
@@ -124,5 +186,11 @@ int main(void) {
   OMP_CHECK_SCALAR("padded rows", padded, xp, NP, 1e-6);
   Pad = C - 2; /* overlapping rows: the check fails */
   OMP_CHECK_SCALAR("overlapping padded rows", padded, xp, NP, 1e-6);
+  for (int k = 0; k < B * T; k++)
+    Targets[k] = (k * 5 + 3) % C;
+  Pad2 = C;
+  OMP_CHECK_SCALAR("targeted rows", targeted, x, N, 1e-6);
+  TargetTail = 1, PadWith = 0.5;
+  OMP_CHECK_SCALAR("targets past the rows", targeted, x, N, 1e-6);
   return ad_test_finish();
 }
