@@ -4,10 +4,12 @@
 #include "analysis/RegionRanges.h"
 #include "core/ParallelRegionCalls.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -54,6 +56,9 @@ public:
   bool bounded(const Placed &P) {
     return range(P.Offset.Rest, P.In) && range(P.Size, P.In);
   }
+  /// Whether \p A and \p B, with the same digits, touch distinct bytes in
+  /// every iteration: one's rest ends where the other's begins, or before.
+  bool apartWithin(const Placed &A, const Placed &B);
 
 private:
   /// \p S in 64 bits, extensions pushed down to the values, so that one
@@ -377,6 +382,23 @@ bool OwnershipFinder::atMost(const SCEV *A, const SCEV *B) {
                SE.isKnownNonNegative(SE.applyLoopGuards(R->first, &W)));
 }
 
+bool OwnershipFinder::apartWithin(const Placed &A, const Placed &B) {
+  if (A.Offset.Coeff.size() != B.Offset.Coeff.size())
+    return false;
+  for (auto &[Atom, C] : A.Offset.Coeff) {
+    auto It = B.Offset.Coeff.find(Atom);
+    if (It == B.Offset.Coeff.end() ||
+        (It->second != C && expand(It->second) != expand(C)))
+      return false;
+  }
+  auto RA = range(A.Offset.Rest, A.In), RB = range(B.Offset.Rest, B.In);
+  auto SA = range(A.Size, A.In), SB = range(B.Size, B.In);
+  if (!RA || !RB || !SA || !SB)
+    return false;
+  return atMost(SE.getAddExpr(RA->second, SA->second), RB->first) ||
+         atMost(SE.getAddExpr(RB->second, SB->second), RA->first);
+}
+
 bool OwnershipFinder::apart(
     ArrayRef<Placed> Offsets,
     SmallVectorImpl<std::pair<const SCEV *, const SCEV *>> *Unproven) {
@@ -657,6 +679,119 @@ iterationOwnedParameters(Function &Body, ScalarEvolution &SE, LoopInfo &LI,
       Checks->push_back({Arg.getArgNo(), std::move(Unproven)});
   }
   return Owned;
+}
+
+} // namespace ad
+
+namespace ad {
+
+/// The worksharing loop around \p BB and its index, or nulls.
+static std::pair<const Loop *, const SCEV *>
+worksharingAround(const BasicBlock &BB, ScalarEvolution &SE, LoopInfo &LI) {
+  for (const Loop *L = LI.getLoopFor(&BB); L; L = L->getParentLoop())
+    if (const SCEV *X = worksharingIndex(*L, SE))
+      return {L, X};
+  return {nullptr, nullptr};
+}
+
+/// \p I's access through parameter \p Arg as a Placed offset in \p Finder's
+/// terms; nullopt if it has no size or does not linearize.
+static std::optional<Placed> placeAccess(Instruction &I,
+                                         OwnershipFinder &Finder,
+                                         ScalarEvolution &SE, LoopInfo &LI) {
+  const DataLayout &DL = I.getDataLayout();
+  Type *I64 = Type::getInt64Ty(I.getContext());
+  Value *Ptr = nullptr;
+  const SCEV *Size = nullptr;
+  auto SizeOf = [&](Type *T) -> const SCEV * {
+    TypeSize Bytes = DL.getTypeStoreSize(T);
+    return Bytes.isScalable() ? nullptr
+                              : SE.getConstant(I64, Bytes.getFixedValue());
+  };
+  if (auto *L = dyn_cast<LoadInst>(&I))
+    Ptr = L->getPointerOperand(), Size = SizeOf(L->getType());
+  else if (auto *St = dyn_cast<StoreInst>(&I))
+    Ptr = St->getPointerOperand(),
+    Size = SizeOf(St->getValueOperand()->getType());
+  else if (auto *M = dyn_cast<MemSetInst>(&I))
+    Ptr = M->getRawDest(),
+    Size = SE.getTruncateOrZeroExtend(SE.getSCEV(M->getLength()), I64);
+  if (!Ptr || !Size)
+    return std::nullopt;
+  const BasicBlock &BB = *I.getParent();
+  const SCEV *Offset =
+      tripCountsWhereRuns(SE.removePointerBase(SE.getSCEV(Ptr)), BB, SE);
+  std::optional<Linear> L = Finder.linearize(Offset);
+  if (!L)
+    return std::nullopt;
+  return Placed{*L,
+                SE.getTruncateOrSignExtend(tripCountsWhereRuns(Size, BB, SE),
+                                           Offset->getType()),
+                LI.getLoopFor(&BB)};
+}
+
+bool unchangedLaterInIteration(Instruction &X, ScalarEvolution &SE,
+                               LoopInfo &LI, AAResults &AAR) {
+  Value *Ptr = getLoadStorePointerOperand(&X);
+  auto *Arg = Ptr ? dyn_cast<Argument>(getUnderlyingObject(Ptr)) : nullptr;
+  auto [W, Index] = worksharingAround(*X.getParent(), SE, LI);
+  if (!Arg || !W || SE.getPointerBase(SE.getSCEV(Ptr)) != SE.getSCEV(Arg))
+    return false;
+  // The blocks the rest of this iteration may run: up to the worksharing
+  // loop's header, where the next iteration (of other bytes) begins.
+  SmallPtrSet<const BasicBlock *, 32> Later;
+  SmallVector<const BasicBlock *, 16> Work(successors(X.getParent()));
+  while (!Work.empty()) {
+    const BasicBlock *BB = Work.pop_back_val();
+    if (BB == W->getHeader() || !W->contains(BB) || !Later.insert(BB).second)
+      continue;
+    append_range(Work, successors(BB));
+  }
+  OwnershipFinder Finder(SE, LI, *W, Index);
+  std::optional<Placed> Mine = placeAccess(X, Finder, SE, LI);
+  MemoryLocation Loc = MemoryLocation::get(&X);
+  for (Instruction &Wr : instructions(*X.getFunction())) {
+    if (!Wr.mayWriteToMemory() || isa<LoadInst>(Wr))
+      continue;
+    bool After = Later.contains(Wr.getParent()) ||
+                 (Wr.getParent() == X.getParent() && X.comesBefore(&Wr));
+    if (!After || !isModSet(AAR.getModRefInfo(&Wr, Loc)))
+      continue;
+    if (&Wr == &X) {
+      // The store again, in a later pass of its loop: at another address.
+      const Loop *In = LI.getLoopFor(X.getParent());
+      auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Ptr));
+      auto *Step = AR && AR->getLoop() == In
+                       ? dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE))
+                       : nullptr;
+      TypeSize Bytes = X.getDataLayout().getTypeStoreSize(
+          cast<StoreInst>(X).getValueOperand()->getType());
+      if (!Step || In->getParentLoop() != W || Bytes.isScalable() ||
+          Step->getAPInt().abs().ult(Bytes.getFixedValue()))
+        return false;
+      continue;
+    }
+    Value *To = getLoadStorePointerOperand(&Wr);
+    if (auto *M = dyn_cast<MemSetInst>(&Wr))
+      To = M->getRawDest();
+    if (!To || isa<AtomicCmpXchgInst>(Wr) || isa<AtomicRMWInst>(Wr))
+      return false;
+    // Through another parameter: the caller's check showed the region's
+    // writes there miss these bytes (ReloadVersioning.h); in the thread's
+    // own stack: they cannot reach them.
+    SmallVector<const Value *, 4> Objects;
+    getUnderlyingObjects(To, Objects);
+    if (none_of(Objects, [&](const Value *O) {
+          return O == Arg || !(isa<Argument>(O) || isa<AllocaInst>(O));
+        }))
+      continue;
+    if (Objects.size() != 1 || Objects.front() != Arg || !Mine)
+      return false;
+    std::optional<Placed> Theirs = placeAccess(Wr, Finder, SE, LI);
+    if (!Theirs || !Finder.apartWithin(*Mine, *Theirs))
+      return false;
+  }
+  return true;
 }
 
 } // namespace ad

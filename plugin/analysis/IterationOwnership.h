@@ -37,7 +37,9 @@
 #include <utility>
 
 namespace llvm {
+class AAResults;
 class Function;
+class Instruction;
 class LoopInfo;
 class ScalarEvolution;
 class SCEV;
@@ -71,6 +73,19 @@ struct IterationOwnedMemory {
 IterationOwnedMemory iterationOwnedParameters(
     llvm::Function &Body, llvm::ScalarEvolution &SE, llvm::LoopInfo &LI,
     llvm::SmallVectorImpl<OwnershipCheck> *Checks = nullptr);
+
+/// Whether nothing the rest of its iteration of the worksharing loop runs
+/// after \p X (a load or store through a parameter of an OpenMP region's
+/// body that each iteration owns) writes the bytes X accessed: a write
+/// through the same parameter at offsets apart from X's in every iteration
+/// (a row's zero padding after its softmax), X itself again in a later pass
+/// of its loop (at the next address), and writes through other parameters,
+/// which the caller checks never meet what the region wrote through X's
+/// (ReloadVersioning.h). Other iterations own other bytes. The adjoint may
+/// then read X's value back, where the caller keeps the region's writes
+/// (DerivativeSignature::KeptWriteArgs).
+bool unchangedLaterInIteration(llvm::Instruction &X, llvm::ScalarEvolution &SE,
+                               llvm::LoopInfo &LI, llvm::AAResults &AAR);
 
 } // namespace ad
 

@@ -84,6 +84,13 @@ struct DerivativeSignature {
   /// as the caller's run-time check showed where the compiler could not
   /// (analysis/IterationOwnership.h): plain adds there.
   uint64_t OwnedArgs = 0;
+  /// Split only, an OpenMP region's body: bit k, parameter k is owned (by
+  /// analysis or OwnedArgs) and what the body writes through it stays as
+  /// written until the adjoint, as the caller's run-time check showed: the
+  /// adjoint reads back a value stored there, or loaded from what its
+  /// iteration wrote there, when nothing later in the iteration overwrites
+  /// it (analysis/IterationOwnership.h, unchangedLaterInIteration).
+  uint64_t KeptWriteArgs = 0;
 
   /// The cache's key (hashed by it). It names the function by address as
   /// well: unnamed IR functions (@0, @1) must not share derivatives.
@@ -110,6 +117,10 @@ struct DerivativeSignature {
     if (OwnedArgs) {
       K += "|o";
       K += std::to_string(OwnedArgs);
+    }
+    if (KeptWriteArgs) {
+      K += "|w";
+      K += std::to_string(KeptWriteArgs);
     }
     if (KeptArgs || UnwrittenArgs) {
       K += "|k";

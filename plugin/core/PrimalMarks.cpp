@@ -11,14 +11,16 @@ namespace ad {
 
 static constexpr const char *Kinds[] = {
     "ad.unchanged",        "ad.unchanged.in.loop", "ad.deferred.free",
-    "ad.freed.in.reverse", "ad.unchanged.args",    "ad.owned.args"};
+    "ad.freed.in.reverse", "ad.unchanged.args",    "ad.owned.args",
+    "ad.kept.writes"};
 enum Kind {
   Unchanged,
   UnchangedInLoop,
   Deferred,
   FreedInReverse,
   UnchangedArgs,
-  OwnedArgs
+  OwnedArgs,
+  KeptWrites
 };
 
 static bool has(const Instruction &I, Kind K) {
@@ -58,6 +60,12 @@ uint64_t ownedArguments(const CallBase &Call) {
 }
 void markOwnedArguments(CallBase &Call, uint64_t Mask) {
   addToMask(Call, OwnedArgs, Mask);
+}
+uint64_t keptWrittenArguments(const CallBase &Call) {
+  return maskOf(Call, KeptWrites);
+}
+void markKeptWrittenArguments(CallBase &Call, uint64_t Mask) {
+  addToMask(Call, KeptWrites, Mask);
 }
 bool isDeferredFree(const Instruction &I) { return has(I, Deferred); }
 

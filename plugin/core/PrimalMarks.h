@@ -48,6 +48,12 @@ void markUnchangedArguments(llvm::CallBase &Call, uint64_t Mask);
 /// region's worksharing loop (analysis/IterationOwnership.h).
 uint64_t ownedArguments(const llvm::CallBase &Call);
 void markOwnedArguments(llvm::CallBase &Call, uint64_t Mask);
+/// Bit k: what parallel region call \p Call writes through its argument k,
+/// a run-time check has shown that nothing its function writes after the
+/// call changes, and that the region's writes through its other arguments
+/// never meet it (ReloadVersioning.h).
+uint64_t keptWrittenArguments(const llvm::CallBase &Call);
+void markKeptWrittenArguments(llvm::CallBase &Call, uint64_t Mask);
 /// \p I is a free a gradient runs in its reverse sweep instead.
 bool isDeferredFree(const llvm::Instruction &I);
 

@@ -204,6 +204,11 @@ Function *DerivativeCache::gradientPrimal(Function *F) {
       R << "; and that nothing overwrites what parallel regions read through "
         << ore::NV("RegionArguments", Versions->RegionArguments)
         << " argument(s), which their derivatives then read back";
+    if (Versions->RegionWritten)
+      R << "; and that nothing overwrites what parallel regions wrote "
+           "through "
+        << ore::NV("RegionWritten", Versions->RegionWritten)
+        << " argument(s), which their derivatives then read back";
     if (Versions->RegionOwned)
       R << "; and that every location "
         << ore::NV("RegionOwned", Versions->RegionOwned)

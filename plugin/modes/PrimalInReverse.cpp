@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "modes/PrimalInReverse.h"
+#include "analysis/IterationOwnership.h"
 #include "analysis/MemoryEffects.h"
 #include "core/IRHelpers.h"
 #include "core/ParallelRegionCalls.h"
@@ -17,6 +18,7 @@
 #include "rules/KnownFunctions.h"
 #include "rules/MathRules.h"
 #include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -204,7 +206,27 @@ bool PrimalInReverse::mayReload(const LoadInst &L) {
   // with the call's actual arguments (this function writing through another
   // argument that the caller knows points elsewhere is no write there).
   auto *A = dyn_cast<Argument>(getUnderlyingObject(L.getPointerOperand()));
-  return A && hasArgBit(S.Sig.KeptArgs, A->getArgNo()) && L.isSimple();
+  if (A && hasArgBit(S.Sig.KeptArgs, A->getArgNo()) && L.isSimple())
+    return true;
+  // Or what its own iteration wrote there, kept as written.
+  return L.isSimple() && keptWrite(const_cast<LoadInst &>(L));
+}
+
+bool PrimalInReverse::keptWrite(Instruction &X) {
+  if (S.Combined || !S.Sig.KeptWriteArgs)
+    return false;
+  auto [It, New] = KeptWrites.try_emplace(&X, false);
+  if (!New)
+    return It->second;
+  Value *Ptr = getLoadStorePointerOperand(&X);
+  auto *A = Ptr ? dyn_cast<Argument>(getUnderlyingObject(Ptr)) : nullptr;
+  if (!A || !hasArgBit(S.Sig.KeptWriteArgs, A->getArgNo()))
+    return false;
+  bool Kept = unchangedLaterInIteration(
+      X, S.Ctx.FAM.getResult<ScalarEvolutionAnalysis>(*S.Primal), S.LI,
+      S.Ctx.FAM.getResult<AAManager>(*S.Primal));
+  KeptWrites[&X] = Kept;
+  return Kept;
 }
 
 std::pair<uint64_t, uint64_t> PrimalInReverse::keptArguments(CallBase &I) {
@@ -287,16 +309,16 @@ static bool alwaysFollows(const BasicBlock *From, const BasicBlock *To,
   return true;
 }
 
-StoreInst *PrimalInReverse::keptStore(const Instruction &I) const {
+StoreInst *PrimalInReverse::keptStore(const Instruction &I) {
   // The store must run whenever the value is computed, in the same
   // iteration: the reverse sweep reads it back from that iteration's
-  // address.
-  if (!S.Combined)
-    return nullptr;
+  // address. A gradient's checked copy marks what nothing overwrites; a
+  // region body's split derivative asks keptWrite.
   for (const User *U : I.users())
     if (auto *St = dyn_cast<StoreInst>(U))
       if (St->getValueOperand() == &I && St->isSimple() &&
-          isUnchangedAfterAccess(*St) && !inDeadLocal(*St) &&
+          (S.Combined ? isUnchangedAfterAccess(*St) && !inDeadLocal(*St)
+                      : keptWrite(*const_cast<StoreInst *>(St))) &&
           alwaysFollows(I.getParent(), St->getParent(), S.LI))
         return const_cast<StoreInst *>(St);
   return nullptr;

@@ -102,7 +102,11 @@ private:
   // --- Memory that keeps its value until the reverse sweep ---
   /// A store of \p I's value, in its block, to memory that keeps it until
   /// the reverse sweep (ReloadVersioning.h); nullptr if none.
-  llvm::StoreInst *keptStore(const llvm::Instruction &I) const;
+  llvm::StoreInst *keptStore(const llvm::Instruction &I);
+  /// A split derivative of a region's body: \p X accesses a parameter whose
+  /// writes the caller keeps (DerivativeSignature::KeptWriteArgs), and
+  /// nothing later in X's iteration overwrites what X accessed.
+  bool keptWrite(llvm::Instruction &X);
   /// Nothing in the primal can overwrite what \p L read, so a gradient
   /// (both sweeps in one call) may load it again in the reverse sweep.
   bool stillInMemory(const llvm::LoadInst &L);
@@ -148,6 +152,7 @@ private:
   static constexpr unsigned MaxRecomputeDepth = 8;
   unsigned Recomputed = 0;
   llvm::DenseMap<const llvm::Value *, bool> Recomputable;
+  llvm::DenseMap<const llvm::Instruction *, bool> KeptWrites;
   llvm::BasicBlock *MemoBlock = nullptr;
   std::optional<llvm::SmallVector<llvm::Instruction *, 16>> Writers;
   llvm::DenseMap<const llvm::PHINode *, const Recurrence *> Inductions;

@@ -176,6 +176,9 @@ ReverseBuilder::calleeDerivative(CallBase &I, bool &Ok) {
         auto &SE = S.Ctx.FAM.getResult<ScalarEvolutionAnalysis>(*Sig->Primal);
         auto &LI = S.Ctx.FAM.getResult<LoopAnalysis>(*Sig->Primal);
         Sig->OwnedArgs = ownedArguments(I);
+        Sig->KeptWriteArgs =
+            keptWrittenArguments(I) &
+            (S.Ctx.Cache->iterationOwned(Sig->Primal).Params | Sig->OwnedArgs);
         Sig->PrivateShadowArgs =
             privateShadowMask(privateShadows(*Sig->Primal, SE, LI)) &
             shadowedMask(*Sig) &

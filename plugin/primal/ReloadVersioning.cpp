@@ -50,6 +50,10 @@ struct ReadSite {
   /// belongs to one iteration of the region's worksharing loop
   /// (analysis/IterationOwnership.h), where the checks hold.
   bool Owns = false;
+  /// What region call I writes through its argument Arg (which each
+  /// iteration owns), for its adjoint to read back: nothing after the call
+  /// may change it, nor may the region's writes through other arguments.
+  bool Written = false;
 };
 
 /// The row of an arithmetic instruction or a math call, or nullptr.
@@ -118,8 +122,10 @@ private:
   std::optional<Access> accessOf(const ReadSite &R);
   /// What \p W may write of \p Loc, as accesses; nullopt if not all of it
   /// can be told.
-  std::optional<SmallVector<Access, 2>> writesOf(Instruction *W,
-                                                 const MemoryLocation &Loc);
+  /// (Not region call \p W's writes through argument \p Own: what a
+  /// Written site keeps.)
+  std::optional<SmallVector<Access, 2>>
+  writesOf(Instruction *W, const MemoryLocation &Loc, int Own = -1);
   const RegionFootprint &footprintOf(CallBase &Region);
   /// Region call \p Region's accesses of \p Range from argument \p Arg.
   std::optional<Access> regionAccess(CallBase &Region, unsigned Arg,
@@ -255,8 +261,8 @@ std::optional<Access> ReloadVersioner::accessOf(const ReadSite &R) {
     return accessOf(R.I);
   auto &Region = cast<CallBase>(*R.I);
   for (const ParameterFootprint &P : footprintOf(Region).Parameters)
-    if (P.Arg == unsigned(R.Arg) && P.Reads)
-      return regionAccess(Region, P.Arg, *P.Reads);
+    if (P.Arg == unsigned(R.Arg) && (R.Written ? P.Writes : P.Reads))
+      return regionAccess(Region, P.Arg, R.Written ? *P.Writes : *P.Reads);
   return std::nullopt;
 }
 
@@ -270,7 +276,7 @@ SmallVector<unsigned, 4> ReloadVersioner::regionReads(CallBase &Region) {
 }
 
 std::optional<SmallVector<Access, 2>>
-ReloadVersioner::writesOf(Instruction *W, const MemoryLocation &Loc) {
+ReloadVersioner::writesOf(Instruction *W, const MemoryLocation &Loc, int Own) {
   auto *Region = dyn_cast<CallBase>(W);
   if (!Region || !isParallelRegionCall(*Region) ||
       !Region->getCalledFunction()) {
@@ -283,7 +289,7 @@ ReloadVersioner::writesOf(Instruction *W, const MemoryLocation &Loc) {
     return std::nullopt;
   SmallVector<Access, 2> Out;
   for (const ParameterFootprint &P : FP.Parameters) {
-    if (!P.Writes && !P.WritesUnbounded)
+    if ((!P.Writes && !P.WritesUnbounded) || int(P.Arg) == Own)
       continue;
     if (AAR.isNoAlias(
             MemoryLocation::getBeforeOrAfter(Region->getArgOperand(P.Arg)),
@@ -437,9 +443,10 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
     if (!Body || !isParallelRegionCall(*Region))
       continue;
     SmallVector<OwnershipCheck, 2> Vouchable;
-    iterationOwnedParameters(*Body,
-                             FAM.getResult<ScalarEvolutionAnalysis>(*Body),
-                             FAM.getResult<LoopAnalysis>(*Body), &Vouchable);
+    uint64_t Ownable = iterationOwnedParameters(
+                           *Body, FAM.getResult<ScalarEvolutionAnalysis>(*Body),
+                           FAM.getResult<LoopAnalysis>(*Body), &Vouchable)
+                           .Params;
     for (const OwnershipCheck &Check : Vouchable) {
       Condition All;
       Conjunction Each;
@@ -458,6 +465,18 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
       if (Overwrites.simplify(All))
         Owned.push_back({ReadSite{Region, int(Check.Arg), true}, All});
     }
+    // What the region writes through the arguments its iterations own
+    // (shown, or where the checks above hold), for its adjoint to read
+    // back. Not in a loop: the next pass's call would write it again.
+    const RegionFootprint &FP = footprintOf(*Region);
+    if (LI.getLoopFor(Region->getParent()) || FP.WritesElsewhere)
+      continue;
+    for (const OwnershipCheck &Check : Vouchable)
+      Ownable |= uint64_t(1) << Check.Arg;
+    for (const ParameterFootprint &P : FP.Parameters)
+      if (P.Arg < 64 && (Ownable >> P.Arg & 1) && P.Writes &&
+          !P.WritesUnbounded)
+        Reads.push_back({Region, int(P.Arg), false, true});
   }
   if ((Reads.empty() && Owned.empty()) ||
       Reads.size() * Writers.size() > MaxPairs)
@@ -485,7 +504,7 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
         LA = accessOf(Site);
       std::optional<SmallVector<Access, 2>> WAs;
       if (LA)
-        WAs = writesOf(W, Loc);
+        WAs = writesOf(W, Loc, W == Site.I && Site.Written ? Site.Arg : -1);
       bool Known = WAs.has_value();
       for (const Access &WA : WAs ? *WAs : ArrayRef<Access>()) {
         std::optional<SmallVector<Condition, 2>> C =
@@ -625,11 +644,14 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
   OK = OK ? B.CreateFreeze(OK, "ad.nooverwrite") : B.getTrue();
   ReloadVersions Result;
   Result.InLoop = count(KeptOnlyInLoop, true);
-  Result.RegionArguments =
-      count_if(Kept, [](const ReadSite &R) { return R.Arg >= 0 && !R.Owns; });
+  Result.RegionArguments = count_if(Kept, [](const ReadSite &R) {
+    return R.Arg >= 0 && !R.Owns && !R.Written;
+  });
   Result.RegionOwned = count_if(Kept, [](const ReadSite &R) { return R.Owns; });
-  Result.Accesses =
-      Kept.size() - Result.InLoop - Result.RegionArguments - Result.RegionOwned;
+  Result.RegionWritten =
+      count_if(Kept, [](const ReadSite &R) { return R.Written; });
+  Result.Accesses = Kept.size() - Result.InLoop - Result.RegionArguments -
+                    Result.RegionOwned - Result.RegionWritten;
   Result.Checks = Seen.size();
   if (!version(At, OK, Kept, KeptOnlyInLoop, Result.CheckedCopy))
     return std::nullopt;
@@ -674,6 +696,8 @@ bool ReloadVersioner::version(Instruction *At, Value *OK,
     auto *Copy = cast<Instruction>(VMap[Site.I]);
     if (Site.Owns)
       markOwnedArguments(cast<CallBase>(*Copy), uint64_t(1) << Site.Arg);
+    else if (Site.Written)
+      markKeptWrittenArguments(cast<CallBase>(*Copy), uint64_t(1) << Site.Arg);
     else if (Site.Arg >= 0)
       markUnchangedArguments(cast<CallBase>(*Copy), uint64_t(1) << Site.Arg);
     else if (InLoop)

@@ -63,6 +63,10 @@ struct ReloadVersions {
   /// Arguments of parallel regions whose every location the checked copy
   /// shows one iteration owns (analysis/IterationOwnership.h).
   unsigned RegionOwned = 0;
+  /// Arguments of parallel regions through which the checked copy shows
+  /// nothing changes what the region wrote, which the regions' derivatives
+  /// then read back (DerivativeSignature::KeptWriteArgs).
+  unsigned RegionWritten = 0;
   /// Run-time comparisons (after dropping duplicates).
   unsigned Checks = 0;
   /// The blocks of the checked copy.
