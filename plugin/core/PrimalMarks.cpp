@@ -67,6 +67,9 @@ uint64_t keptWrittenArguments(const CallBase &Call) {
 void markKeptWrittenArguments(CallBase &Call, uint64_t Mask) {
   addToMask(Call, KeptWrites, Mask);
 }
+void clearKeptWrittenArguments(CallBase &Call) {
+  Call.setMetadata(Kinds[KeptWrites], nullptr);
+}
 bool isDeferredFree(const Instruction &I) { return has(I, Deferred); }
 
 Function *freedInReverse(const CallBase &Alloc) {

@@ -54,6 +54,7 @@ void markOwnedArguments(llvm::CallBase &Call, uint64_t Mask);
 /// never meet it (ReloadVersioning.h).
 uint64_t keptWrittenArguments(const llvm::CallBase &Call);
 void markKeptWrittenArguments(llvm::CallBase &Call, uint64_t Mask);
+void clearKeptWrittenArguments(llvm::CallBase &Call);
 /// \p I is a free a gradient runs in its reverse sweep instead.
 bool isDeferredFree(const llvm::Instruction &I);
 

@@ -9,6 +9,7 @@
 #include "core/ParallelRegionCalls.h"
 #include "core/PrimalMarks.h"
 #include "rules/MathRules.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/CFG.h"
@@ -156,8 +157,12 @@ private:
   DenseMap<Instruction *, Value *> Hoisted;
   /// Splits the function at \p At: from there on, a copy in which the
   /// accesses \p Unchanged are marked runs where \p OK holds.
+  /// \p WrittenOK: per region call, where its Written sites' checks hold
+  /// (the checked copy calls it kept there, as it was elsewhere).
   bool version(Instruction *At, Value *OK, ArrayRef<ReadSite> Unchanged,
-               ArrayRef<bool> OnlyInLoop, DenseSet<const BasicBlock *> &Copy);
+               ArrayRef<bool> OnlyInLoop,
+               const DenseMap<Instruction *, Value *> &WrittenOK,
+               DenseSet<const BasicBlock *> &Copy);
 
   Function &F;
   FunctionAnalysisManager &FAM;
@@ -592,6 +597,11 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
   SmallVector<ReadSite, 32> Kept;
   SmallVector<bool, 32> KeptOnlyInLoop;
   SmallVector<const Condition *, 64> KeptChecks;
+  // A Written site's checks choose between two calls of its region in the
+  // checked copy, not between the copies: a region's writes that the
+  // function overwrites later (logits, whose gradient the function rewrites
+  // in place, say) must not cost every other read back.
+  MapVector<Instruction *, SmallVector<const Condition *, 4>> WrittenChecks;
   FirstCheck.push_back(Checks.size());
   for (unsigned K = 0; K < Unchanged.size(); ++K) {
     MutableArrayRef<Condition> Mine(Checks.begin() + FirstCheck[K],
@@ -609,8 +619,13 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
     }
     Kept.push_back(Unchanged[K]);
     KeptOnlyInLoop.push_back(OnlyInLoop[K]);
+    SmallVectorImpl<const Condition *> &Into =
+        Unchanged[K].Written
+            ? static_cast<SmallVectorImpl<const Condition *> &>(
+                  WrittenChecks[Unchanged[K].I])
+            : KeptChecks;
     for (const Condition &C : Mine)
-      KeptChecks.push_back(&C);
+      Into.push_back(&C);
   }
   LLVM_DEBUG(dbgs() << "ad-reload: " << Unchanged.size() << " candidates, "
                     << Kept.size() << " expandable at " << CheckBB->getName()
@@ -638,6 +653,15 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
     Value *V = expand(*C, Exp, At);
     OK = OK ? B.CreateAnd(OK, V) : V;
   }
+  DenseMap<Instruction *, Value *> WrittenOK;
+  for (auto &[Call, Conditions] : WrittenChecks) {
+    Value *CallOK = nullptr;
+    for (const Condition *C : Conditions) {
+      Value *V = expand(*C, Exp, At);
+      CallOK = CallOK ? B.CreateAnd(CallOK, V) : V;
+    }
+    WrittenOK[Call] = CallOK ? B.CreateFreeze(CallOK) : B.getTrue();
+  }
   Exp.clear();
   // Arithmetic flags ScalarEvolution proved for the loops' own runs may not
   // hold out here, where the loops may not run: no branching on poison.
@@ -653,7 +677,7 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
   Result.Accesses = Kept.size() - Result.InLoop - Result.RegionArguments -
                     Result.RegionOwned - Result.RegionWritten;
   Result.Checks = Seen.size();
-  if (!version(At, OK, Kept, KeptOnlyInLoop, Result.CheckedCopy))
+  if (!version(At, OK, Kept, KeptOnlyInLoop, WrittenOK, Result.CheckedCopy))
     return std::nullopt;
   return Result;
 }
@@ -661,6 +685,7 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
 bool ReloadVersioner::version(Instruction *At, Value *OK,
                               ArrayRef<ReadSite> Unchanged,
                               ArrayRef<bool> OnlyInLoop,
+                              const DenseMap<Instruction *, Value *> &WrittenOK,
                               DenseSet<const BasicBlock *> &Copy) {
   BasicBlock *CheckBB = At->getParent();
   BasicBlock *Rest = SplitBlock(CheckBB, At);
@@ -704,6 +729,31 @@ bool ReloadVersioner::version(Instruction *At, Value *OK,
       markUnchangedInItsLoop(*Copy);
     else
       markUnchangedAfterAccess(*Copy);
+  }
+  // A region call whose kept writes have checks of their own: called kept
+  // where they hold, plain (with its other marks) where not.
+  for (auto &[Orig, CallOK] : WrittenOK) {
+    if (auto *C = dyn_cast<ConstantInt>(CallOK); C && C->isOne())
+      continue;
+    auto *Kept = cast<CallBase>(VMap[Orig]);
+    if (!Kept->getType()->isVoidTy()) {
+      clearKeptWrittenArguments(*Kept);
+      continue;
+    }
+    auto *Plain = cast<CallBase>(Kept->clone());
+    clearKeptWrittenArguments(*Plain);
+    BasicBlock *Head = Kept->getParent();
+    BasicBlock *Tail = SplitBlock(Head, Kept->getNextNode());
+    BasicBlock *KeptBB = SplitBlock(Head, Kept);
+    BasicBlock *PlainBB =
+        BasicBlock::Create(F.getContext(), "ad.plain.writes", &F, Tail);
+    Plain->insertInto(PlainBB, PlainBB->end());
+    BranchInst::Create(Tail, PlainBB);
+    Head->getTerminator()->eraseFromParent();
+    BranchInst::Create(KeptBB, PlainBB, CallOK, Head);
+    Copy.insert(KeptBB);
+    Copy.insert(PlainBB);
+    Copy.insert(Tail);
   }
 
   CheckBB->getTerminator()->eraseFromParent();
