@@ -1,6 +1,7 @@
 //===- ForkRegions.cpp - Parallel regions forked again --------------------===//
 #include "driver/ForkRegions.h"
 #include "analysis/PrivateShadows.h"
+#include "analysis/RegionFootprint.h"
 #include "analysis/RegionRanges.h"
 #include "core/IRHelpers.h"
 #include "core/ParallelRegionCalls.h"
@@ -20,13 +21,14 @@ namespace {
 
 /// A team's table of tapes: a header { i64 threads, i64 capacity, i64 the
 /// turn counter of the region's critical sections }, for
-/// each private shadow { ptr shadow, i64 low, i64 bytes }; then for
+/// each private shadow { ptr shadow, i64 low, i64 bytes, i64 thread 0 adds
+/// in place }; then for
 /// each thread its tape and, for each private shadow, { ptr slot, ptr
 /// buffer } (analysis/PrivateShadows.h): the slot, which the thread's
 /// forward sweep reads as the captured pointer's shadow, holds
 /// buffer - low. The forward sweep's thread 0 writes the team's size,
 /// which the adjoint's fork asks for again.
-constexpr uint64_t TableHeaderBytes = 24, PrivateHeaderBytes = 24,
+constexpr uint64_t TableHeaderBytes = 24, PrivateHeaderBytes = 32,
                    PrivateThreadBytes = 16;
 
 /// What one region call keeps per thread: its private shadows, and where
@@ -92,7 +94,7 @@ private:
                     const TableLayout &Layout);
   void abortUnless(IRBuilderBase &B, Value *Ok);
   void makePrivateShadows(IRBuilderBase &B, Value *Table, Value *Area,
-                          const TableLayout &Layout,
+                          Value *Thread, const TableLayout &Layout,
                           SmallVectorImpl<Value *> &Args, const CallBase &Call);
   void sumPrivateShadows(IRBuilderBase &B, Value *Table, Value *Area,
                          Value *Thread, Value *Threads, Value *Gtid, Value *Loc,
@@ -104,6 +106,12 @@ private:
   OpenMPRuntime Omp;
   uint64_t TapeBytes;
   DenseMap<std::pair<Function *, unsigned>, Function *> EntryOf;
+  DenseMap<Function *, RegionFootprint> Footprints;
+
+  Value *inPlaceForThreadZero(IRBuilderBase &B, CallBase &Call,
+                              const PrivateShadow &P, Value *Shadow, Value *Low,
+                              Value *High);
+  const RegionFootprint &footprintOf(Function &Body);
 };
 
 /// Bit k of the region body's parameters: the call's index of k's shadow.
@@ -155,24 +163,104 @@ static Value *at(IRBuilderBase &B, Value *Base, uint64_t Offset) {
 
 /// The forward sweep's thread: a zeroed buffer per private shadow, and the
 /// captured pointer's shadow slot replaced by one holding buffer - low.
+/// Thread 0 adds into the shadow itself (no buffer) where the caller found
+/// that no other thread's adds reach that range (inPlaceForThreadZero):
+/// nobody else touches it until the sum after the reverse sweeps, so a team
+/// of n threads holds n - 1 copies, and one thread none.
 void RegionForker::makePrivateShadows(IRBuilderBase &B, Value *Table,
-                                      Value *Area, const TableLayout &Layout,
+                                      Value *Area, Value *Thread,
+                                      const TableLayout &Layout,
                                       SmallVectorImpl<Value *> &Args,
                                       const CallBase &Call) {
   RegionShadows Shadows = parallelRegionShadows(Call);
+  LLVMContext &C = M.getContext();
   for (auto [P, Private] : enumerate(Layout.Privates)) {
     Value *Header = at(B, Table, Layout.privateHeader(P));
     Value *Low = B.CreateLoad(B.getInt64Ty(), at(B, Header, 8));
     Value *Bytes = B.CreateLoad(B.getInt64Ty(), at(B, Header, 16));
-    Value *Buffer = B.CreateCall(Runtime.calloc(), {B.getInt64(1), Bytes},
-                                 "ad.omp.private");
+    Value *First = B.CreateAnd(
+        B.CreateICmpEQ(Thread, B.getInt32(0)),
+        B.CreateICmpNE(B.CreateLoad(B.getInt64Ty(), at(B, Header, 24)),
+                       B.getInt64(0)));
+    BasicBlock *From = B.GetInsertBlock();
+    Function *Entry = From->getParent();
+    BasicBlock *Alloc = BasicBlock::Create(C, "ad.omp.private", Entry);
+    BasicBlock *Join = BasicBlock::Create(C, "ad.omp.private.done", Entry);
+    B.CreateCondBr(First, Join, Alloc);
+    B.SetInsertPoint(Alloc);
+    Value *Fresh = B.CreateCall(Runtime.calloc(), {B.getInt64(1), Bytes},
+                                "ad.omp.private");
+    B.CreateBr(Join);
+    B.SetInsertPoint(Join);
+    PHINode *Buffer = B.CreatePHI(Omp.Ptr, 2);
+    Buffer->addIncoming(Constant::getNullValue(Omp.Ptr), From);
+    Buffer->addIncoming(Fresh, Alloc);
     Value *Slot = at(B, Area, Layout.privateSlot(P));
-    Value *Shifted = B.CreateGEP(B.getInt8Ty(), Buffer, B.CreateNeg(Low));
+    Value *Shifted =
+        B.CreateSelect(First, B.CreateLoad(Omp.Ptr, Header),
+                       B.CreateGEP(B.getInt8Ty(), Buffer, B.CreateNeg(Low)));
     B.CreateStore(Shifted, Slot);
     B.CreateStore(Buffer, at(B, Slot, 8));
     // The shadow of the pointer itself, or of the variable holding it.
     Args[shadowIndex(Shadows, Private.Arg)] = Private.Direct ? Shifted : Slot;
   }
+}
+
+/// Whether the reverse team's thread 0 may add into private shadow \p P's
+/// range of the shadow itself, [Shadow + Low, Shadow + High): every other
+/// pointer of the region that has a shadow and no private copy, whose
+/// shadow other threads add to (or zero) during the sweep, stays apart
+/// from it over what the region reads and writes through it (checked here,
+/// before the fork, from the region's footprint); and P is the captured
+/// pointer itself.
+Value *RegionForker::inPlaceForThreadZero(IRBuilderBase &B, CallBase &Call,
+                                          const PrivateShadow &P, Value *Shadow,
+                                          Value *Low, Value *High) {
+  RegionShadows Shadows = parallelRegionShadows(Call);
+  Function &Body = *Shadows.Body;
+  if (!P.Direct)
+    return B.getFalse();
+  const RegionFootprint &FP = footprintOf(Body);
+  SmallVector<Value *, 8> Primals(Call.args());
+  Type *I64 = B.getInt64Ty();
+  Value *Base = B.CreatePtrToInt(Shadow, I64);
+  Value *MineLo = B.CreateAdd(Base, Low), *MineHi = B.CreateAdd(Base, High);
+  Value *Apart = B.getTrue();
+  for (Argument &Arg : Body.args()) {
+    unsigned K = Arg.getArgNo();
+    if (K < RegionThreadIdParams || K == P.Arg || K >= 64 ||
+        !(Shadows.Shadowed >> K & 1) || (Shadows.Private >> K & 1) ||
+        !Arg.getType()->isPointerTy() || Arg.use_empty())
+      continue;
+    auto It = find_if(FP.Parameters,
+                      [&](const ParameterFootprint &F) { return F.Arg == K; });
+    if (It == FP.Parameters.end() || It->ReadsUnbounded || It->WritesUnbounded)
+      return B.getFalse();
+    Value *TheirBase =
+        B.CreatePtrToInt(Call.getArgOperand(shadowIndex(Shadows, K)), I64);
+    for (const std::optional<OffsetRange> &R : {It->Reads, It->Writes}) {
+      if (!R)
+        continue;
+      Value *Lo = emitRegionBound(R->Lo, B, Primals);
+      Value *Hi = emitRegionBound(R->Hi, B, Primals);
+      if (!Lo || !Hi)
+        return B.getFalse();
+      Value *TheirLo = B.CreateAdd(TheirBase, B.CreateSExtOrTrunc(Lo, I64));
+      Value *TheirHi = B.CreateAdd(TheirBase, B.CreateSExtOrTrunc(Hi, I64));
+      Apart = B.CreateAnd(Apart, B.CreateOr(B.CreateICmpULE(TheirHi, MineLo),
+                                            B.CreateICmpULE(MineHi, TheirLo)));
+    }
+  }
+  return Apart;
+}
+
+const RegionFootprint &RegionForker::footprintOf(Function &Body) {
+  auto [It, New] = Footprints.try_emplace(&Body);
+  if (New)
+    It->second =
+        regionFootprint(Body, FAM.getResult<ScalarEvolutionAnalysis>(Body),
+                        FAM.getResult<LoopAnalysis>(Body));
+  return It->second;
 }
 
 /// After the reverse team's sweeps: each thread adds a slice of every
@@ -286,7 +374,7 @@ Function *RegionForker::teamEntry(CallBase &Call, RegionRole Role,
     }
     Tape = threadArea(B, Table, Thread, Layout);
     if (Role == RegionRole::Augmented)
-      makePrivateShadows(B, Table, Tape, Layout, Args, Call);
+      makePrivateShadows(B, Table, Tape, Thread, Layout, Args, Call);
     Args.push_back(Tape);
     // The team's counter for critical sections' tickets, while the body runs.
     Value *TurnSlot = B.CreateThreadLocalAddress(Runtime.teamTurnOfThread());
@@ -348,6 +436,10 @@ void RegionForker::fork(CallBase &Call) {
       B.CreateStore(Shadow, Header);
       B.CreateStore(Low, at(B, Header, 8));
       B.CreateStore(B.CreateSub(High, Low), at(B, Header, 16));
+      B.CreateStore(B.CreateZExt(inPlaceForThreadZero(B, Call, Private, Shadow,
+                                                      Low, High),
+                                 B.getInt64Ty()),
+                    at(B, Header, 24));
     }
     Value *Record = B.CreateCall(Runtime.tapePush(),
                                  {Call.getArgOperand(End), B.getInt64(8)});

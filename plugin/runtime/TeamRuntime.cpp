@@ -136,7 +136,8 @@ Function *RuntimeFunctions::teamSumPrivate(Type *Element) {
   if (!Created)
     return F;
   // for (u = 0; u < threads; u++) { b = *(first + u * stride);
-  //   for (j = begin; j < end; j++) if (b[j] != 0) dst[j] += b[j]; }
+  //   if (b) for (j = begin; j < end; j++) if (b[j] != 0) dst[j] += b[j]; }
+  // (No buffer: the thread added into dst itself.)
   // One buffer at a time: the inner loop streams two arrays.
   Argument *Dst = F->getArg(0), *First = F->getArg(1), *Stride = F->getArg(2),
            *Threads = F->getArg(3), *Begin = F->getArg(4), *End = F->getArg(5);
@@ -155,7 +156,7 @@ Function *RuntimeFunctions::teamSumPrivate(Type *Element) {
   U->addIncoming(B.getInt64(0), Entry);
   Value *Buffer = B.CreateLoad(
       Ptr, B.CreateGEP(B.getInt8Ty(), First, B.CreateMul(U, Stride)));
-  B.CreateBr(Inner);
+  B.CreateCondBr(B.CreateIsNull(Buffer), Next, Inner);
   BasicBlock *Add = BasicBlock::Create(C, "add", F);
   BasicBlock *Step = BasicBlock::Create(C, "step", F);
   B.SetInsertPoint(Inner);

@@ -6,8 +6,9 @@
 ; - the shadows of in and w are private per thread: their offsets are
 ;   bounded over the whole loop nest (the worksharing index from the bounds
 ;   given to libomp, b and t as its quotient and remainder by T), each
-;   forward thread callocs a buffer and passes it, shifted by the low end,
-;   as the shadow; the adjoint adds into it without atomics, and the
+;   forward thread but thread 0 callocs a buffer and passes it, shifted by
+;   the low end, as the shadow (thread 0 passes the shadow itself where
+;   the fork found the other shadowed pointers apart from it); the adjoint adds into it without atomics, and the
 ;   adjoint's threads sum the buffers into the shadows between barriers.
 ; RUN: %opt_ad -passes=ad %s -S | FileCheck %s
 ;
@@ -24,6 +25,16 @@
 ;       }
 ; }
 
+; The fork: the fourth word of each private shadow's header says whether
+; the region's other shadowed pointers (out's range) lie apart from it.
+; CHECK-LABEL: define internal void @layer.ad.gradient(
+; CHECK: %ad.omp.tapes = call ptr @calloc(
+; CHECK: [[BELOW:%.*]] = icmp ule i64
+; CHECK: [[ABOVE:%.*]] = icmp ule i64
+; CHECK: [[APART:%.*]] = or i1 [[ABOVE]], [[BELOW]]
+; CHECK: [[ALL:%.*]] = and i1 true, [[APART]]
+; CHECK: [[FLAG:%.*]] = zext i1 [[ALL]] to i64
+; CHECK: store i64 [[FLAG]], ptr
 ; CHECK-LABEL: define internal void @layer.omp_outlined.ad.values.2.3.4.5.6r.7r.8r(
 ; CHECK-SAME: i32 %.value, i32 %.value1, i32 %.value2, i32 %.value3, ptr noalias readonly %.value4, ptr noalias readonly %.value5, ptr noalias %.value6)
 
@@ -32,10 +43,22 @@
 ; CHECK: ret void
 
 ; CHECK-LABEL: define internal void @layer.omp_outlined.ad.values.2.3.4.5.6r.7r.8r.ad.augmented.team(
-; CHECK: %ad.omp.private = call ptr @calloc(i64 1,
-; CHECK: %[[SHIFT1:.*]] = getelementptr i8, ptr %ad.omp.private,
+; Thread 0 adds into the shadows themselves where the fork found nothing
+; else the region adds to in their ranges (the header's fourth word); the
+; other threads calloc their buffers.
+; CHECK: [[INPLACE1:%.*]] = icmp ne i64
+; CHECK: [[ZERO1:%.*]] = icmp eq i32 %ad.omp.thread, 0
+; CHECK: [[FIRST1:%.*]] = and i1 [[ZERO1]], [[INPLACE1]]
+; CHECK: br i1 [[FIRST1]], label %ad.omp.private.done, label %ad.omp.private
 ; CHECK: %ad.omp.private1 = call ptr @calloc(i64 1,
-; CHECK: %[[SHIFT2:.*]] = getelementptr i8, ptr %ad.omp.private1,
+; CHECK: [[BUF1:%.*]] = phi ptr [ null, %ad.omp.run ], [ %ad.omp.private1, %ad.omp.private ]
+; CHECK: [[LOW1:%.*]] = getelementptr i8, ptr [[BUF1]],
+; CHECK: [[OWN1:%.*]] = load ptr, ptr
+; CHECK: %[[SHIFT1:.*]] = select i1 [[FIRST1]], ptr [[OWN1]], ptr [[LOW1]]
+; CHECK: %ad.omp.private4 = call ptr @calloc(i64 1,
+; CHECK: [[BUF2:%.*]] = phi ptr [ null, %ad.omp.private.done ], [ %ad.omp.private4, %ad.omp.private2 ]
+; CHECK: [[LOW2:%.*]] = getelementptr i8, ptr [[BUF2]],
+; CHECK: %[[SHIFT2:.*]] = select i1 {{%.*}}, ptr {{%.*}}, ptr [[LOW2]]
 ; CHECK: call void @layer.omp_outlined.ad.values.2.3.4.5.6r.7r.8r.ad.augmented(
 ; CHECK-SAME: ptr %[[SHIFT1]], ptr %[[SHIFT2]],
 
@@ -48,8 +71,10 @@
 ; CHECK: call void @free(
 ; CHECK: call void @free(
 
-; The sum adds only where a buffer received something.
+; The sum skips a thread without a buffer, and adds only where a buffer
+; received something.
 ; CHECK-LABEL: define linkonce_odr hidden void @__ad_omp_sum_private.f32(
+; CHECK: icmp eq ptr {{%.*}}, null
 ; CHECK: fcmp une float
 ; CHECK: fadd float
 
