@@ -539,6 +539,42 @@ bool OwnershipFinder::apart(
 
 } // namespace
 
+/// The worksharing loop around \p BB and its index, or nulls.
+static std::pair<const Loop *, const SCEV *>
+worksharingAround(const BasicBlock &BB, ScalarEvolution &SE, LoopInfo &LI) {
+  for (const Loop *L = LI.getLoopFor(&BB); L; L = L->getParentLoop())
+    if (const SCEV *X = worksharingIndex(*L, SE))
+      return {L, X};
+  return {nullptr, nullptr};
+}
+
+/// The pointer \p I accesses memory through and how many bytes, as scalar
+/// evolution sees them: loads, stores, atomic updates, memsets (their
+/// length); other memory intrinsics and compare-exchanges have a pointer
+/// and no size, as have scalable vectors (accesses this does not place).
+static std::pair<Value *, const SCEV *> accessedBytes(Instruction &I,
+                                                      ScalarEvolution &SE) {
+  const DataLayout &DL = I.getDataLayout();
+  Type *I64 = Type::getInt64Ty(I.getContext());
+  auto SizeOf = [&](Type *T) -> const SCEV * {
+    TypeSize Bytes = DL.getTypeStoreSize(T);
+    return Bytes.isScalable() ? nullptr
+                              : SE.getConstant(I64, Bytes.getFixedValue());
+  };
+  if (auto *L = dyn_cast<LoadInst>(&I))
+    return {L->getPointerOperand(), SizeOf(L->getType())};
+  if (auto *S = dyn_cast<StoreInst>(&I))
+    return {S->getPointerOperand(), SizeOf(S->getValueOperand()->getType())};
+  if (auto *M = dyn_cast<MemSetInst>(&I))
+    return {M->getRawDest(),
+            SE.getTruncateOrZeroExtend(SE.getSCEV(M->getLength()), I64)};
+  if (auto *R = dyn_cast<AtomicRMWInst>(&I))
+    return {R->getPointerOperand(), SizeOf(R->getValOperand()->getType())};
+  if (isa<MemIntrinsic>(&I) || isa<AtomicCmpXchgInst>(&I))
+    return {getLoadStorePointerOperand(&I), nullptr};
+  return {nullptr, nullptr};
+}
+
 /// Whether every access of \p Accessed but \p Unplaced lands on bytes its
 /// iteration writes: a store, or a load of what a store in its block writes
 /// (at the same address, at least as wide).
@@ -570,7 +606,6 @@ IterationOwnedMemory
 iterationOwnedParameters(Function &Body, ScalarEvolution &SE, LoopInfo &LI,
                          SmallVectorImpl<OwnershipCheck> *Checks) {
   IterationOwnedMemory Owned;
-  const DataLayout &DL = Body.getDataLayout();
   for (Argument &Arg : Body.args()) {
     if (Arg.getArgNo() < RegionThreadIdParams || Arg.getArgNo() >= 64 ||
         !Arg.getType()->isPointerTy() || Arg.use_empty() || !staysInRegion(Arg))
@@ -587,27 +622,7 @@ iterationOwnedParameters(Function &Body, ScalarEvolution &SE, LoopInfo &LI,
     bool Ok = true;
     for (Instruction &I : instructions(Body)) {
       BasicBlock &BB = *I.getParent();
-      Value *Ptr = nullptr;
-      const SCEV *Size = nullptr;
-      Type *I64 = Type::getInt64Ty(Body.getContext());
-      // (None for a scalable vector: an access this does not place.)
-      auto SizeOf = [&](Type *T) -> const SCEV * {
-        TypeSize Bytes = DL.getTypeStoreSize(T);
-        return Bytes.isScalable() ? nullptr
-                                  : SE.getConstant(I64, Bytes.getFixedValue());
-      };
-      if (auto *L = dyn_cast<LoadInst>(&I))
-        Ptr = L->getPointerOperand(), Size = SizeOf(L->getType());
-      else if (auto *S = dyn_cast<StoreInst>(&I))
-        Ptr = S->getPointerOperand(),
-        Size = SizeOf(S->getValueOperand()->getType());
-      else if (auto *M = dyn_cast<MemSetInst>(&I))
-        Ptr = M->getRawDest(), Size = nullptr;
-      else if (auto *R = dyn_cast<AtomicRMWInst>(&I))
-        Ptr = R->getPointerOperand(),
-        Size = SizeOf(R->getValOperand()->getType());
-      else if (isa<MemIntrinsic>(&I) || isa<AtomicCmpXchgInst>(&I))
-        Ptr = getLoadStorePointerOperand(&I);
+      auto [Ptr, Size] = accessedBytes(I, SE);
       if (!Ptr || isa<AllocaInst>(getUnderlyingObject(Ptr)))
         continue;
       const SCEV *Address = SE.getSCEV(Ptr);
@@ -623,16 +638,7 @@ iterationOwnedParameters(Function &Body, ScalarEvolution &SE, LoopInfo &LI,
         continue;
       }
       // In the one worksharing loop around every access.
-      const Loop *Around = nullptr;
-      const SCEV *AroundIndex = nullptr;
-      for (const Loop *L = LI.getLoopFor(I.getParent()); L;
-           L = L->getParentLoop())
-        if (const SCEV *X = worksharingIndex(*L, SE)) {
-          Around = L, AroundIndex = X;
-          break;
-        }
-      if (auto *M = dyn_cast<MemSetInst>(&I))
-        Size = SE.getTruncateOrZeroExtend(SE.getSCEV(M->getLength()), I64);
+      auto [Around, AroundIndex] = worksharingAround(BB, SE, LI);
       if (!Around || (W && Around != W) || !Size) {
         Ok = false;
         break;
@@ -681,41 +687,14 @@ iterationOwnedParameters(Function &Body, ScalarEvolution &SE, LoopInfo &LI,
   return Owned;
 }
 
-} // namespace ad
-
-namespace ad {
-
-/// The worksharing loop around \p BB and its index, or nulls.
-static std::pair<const Loop *, const SCEV *>
-worksharingAround(const BasicBlock &BB, ScalarEvolution &SE, LoopInfo &LI) {
-  for (const Loop *L = LI.getLoopFor(&BB); L; L = L->getParentLoop())
-    if (const SCEV *X = worksharingIndex(*L, SE))
-      return {L, X};
-  return {nullptr, nullptr};
-}
-
 /// \p I's access through parameter \p Arg as a Placed offset in \p Finder's
 /// terms; nullopt if it has no size or does not linearize.
 static std::optional<Placed> placeAccess(Instruction &I,
                                          OwnershipFinder &Finder,
                                          ScalarEvolution &SE, LoopInfo &LI) {
-  const DataLayout &DL = I.getDataLayout();
-  Type *I64 = Type::getInt64Ty(I.getContext());
-  Value *Ptr = nullptr;
-  const SCEV *Size = nullptr;
-  auto SizeOf = [&](Type *T) -> const SCEV * {
-    TypeSize Bytes = DL.getTypeStoreSize(T);
-    return Bytes.isScalable() ? nullptr
-                              : SE.getConstant(I64, Bytes.getFixedValue());
-  };
-  if (auto *L = dyn_cast<LoadInst>(&I))
-    Ptr = L->getPointerOperand(), Size = SizeOf(L->getType());
-  else if (auto *St = dyn_cast<StoreInst>(&I))
-    Ptr = St->getPointerOperand(),
-    Size = SizeOf(St->getValueOperand()->getType());
-  else if (auto *M = dyn_cast<MemSetInst>(&I))
-    Ptr = M->getRawDest(),
-    Size = SE.getTruncateOrZeroExtend(SE.getSCEV(M->getLength()), I64);
+  if (isa<AtomicRMWInst>(I))
+    return std::nullopt;
+  auto [Ptr, Size] = accessedBytes(I, SE);
   if (!Ptr || !Size)
     return std::nullopt;
   const BasicBlock &BB = *I.getParent();
