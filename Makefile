@@ -55,15 +55,17 @@ test-sanitize: deps
 # BENCH_ARGS go to Google Benchmark, e.g. BENCH_ARGS=--benchmark_filter=ad;
 # GPT2_ARGS to the GPT-2 benchmark too, e.g. GPT2_ARGS=--gpt2_124m
 # (bench/gpt2/gpt2.h); ADBENCH_ARGS to the ADBench one, e.g.
-# ADBENCH_ARGS=--adbench_all (bench/adbench/README.md). gpt2_bench_omp, the
+# ADBENCH_ARGS=--adbench_all (bench/adbench/README.md). gpt2_bench_fast is
+# the GPT-2 step compiled with llm.c's -Ofast on both paths. gpt2_bench_omp, the
 # GPT-2 step with llm.c's OpenMP pragmas, runs with GPT2_OMP_THREADS threads
 # when LLVM's libomp is installed (otherwise its target says it is skipped).
 GPT2_OMP_THREADS ?= 2
 bench: build
 	cmake -S . -B $(BUILD) $(CMAKE_GEN) -DAD_BENCH=ON
-	cmake --build $(BUILD) --target rosenbrock_bench gpt2_bench gpt2_bench_omp hydro_bench adbench_bench
+	cmake --build $(BUILD) --target rosenbrock_bench gpt2_bench gpt2_bench_fast gpt2_bench_omp hydro_bench adbench_bench
 	$(BUILD)/bench/rosenbrock_bench $(BENCH_ARGS)
 	$(BUILD)/bench/gpt2/gpt2_bench $(GPT2_ARGS) $(BENCH_ARGS)
+	$(BUILD)/bench/gpt2/gpt2_bench_fast $(GPT2_ARGS) $(BENCH_ARGS)
 	@if [ -x $(BUILD)/bench/gpt2/gpt2_bench_omp ]; then \
 	  echo "OMP_NUM_THREADS=$(GPT2_OMP_THREADS) $(BUILD)/bench/gpt2/gpt2_bench_omp $(GPT2_ARGS) $(BENCH_ARGS)"; \
 	  OMP_NUM_THREADS=$(GPT2_OMP_THREADS) $(BUILD)/bench/gpt2/gpt2_bench_omp $(GPT2_ARGS) $(BENCH_ARGS); \

@@ -21,6 +21,8 @@
 // Built as gpt2_bench_omp (GPT2_BENCH_OMP), the same driver times the layers
 // compiled with -fopenmp, llm.c's OpenMP pragmas on (gpt2_layers.c), with
 // the threads OMP_NUM_THREADS asks for; the context omp_threads says how many.
+// Built as gpt2_bench_fast (GPT2_BENCH_FLAGS), both paths are compiled with
+// llm.c's -Ofast; the context flags says so.
 
 #include "gpt2.h"
 #include "gpt2_verify.h"
@@ -485,6 +487,9 @@ int main(int argc, char **argv) {
                   std::to_string(cfg.V) + " Vp=" + std::to_string(cfg.Vp) +
                   " maxT=" + std::to_string(cfg.maxT) +
                   " B=" + std::to_string(B) + " T=" + std::to_string(T));
+#ifdef GPT2_BENCH_FLAGS
+  benchmark::AddCustomContext("flags", GPT2_BENCH_FLAGS);
+#endif
 #ifdef GPT2_BENCH_OMP
   benchmark::AddCustomContext("omp_threads",
                               std::to_string(omp_get_max_threads()));
