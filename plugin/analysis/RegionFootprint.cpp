@@ -137,9 +137,13 @@ RegionFootprint regionFootprint(Function &Body, ScalarEvolution &SE,
       std::optional<OffsetRange> Range, Length;
       const SCEV *Offset = SE.removePointerBase(Address);
       const Loop *In = LI.getLoopFor(I.getParent());
+      // (A memset that runs only if S < L, of zext(L - S - 1) + 1 elements,
+      // is no longer than that where S >= L: tripCountsWhereRuns.)
       if (Size && !isa<SCEVCouldNotCompute>(Offset))
-        Range = regionOffsetRange(Offset, SE, In),
-        Length = regionOffsetRange(Size, SE, In);
+        Range = regionOffsetRange(
+            tripCountsWhereRuns(Offset, *I.getParent(), SE), SE, In),
+        Length = regionOffsetRange(
+            tripCountsWhereRuns(Size, *I.getParent(), SE), SE, In);
       if (Range && Length && Length->Hi->getType() == Range->Hi->getType())
         Range->Hi = SE.getAddExpr(Range->Hi, Length->Hi);
       else
