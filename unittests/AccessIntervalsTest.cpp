@@ -1,14 +1,8 @@
 //===- AccessIntervalsTest.cpp - Intervals of affine accesses over loops
 //---===//
 #include "analysis/AccessIntervals.h"
-#include "llvm/Analysis/AssumptionCache.h"
-#include "llvm/Analysis/LoopInfo.h"
-#include "llvm/Analysis/TargetLibraryInfo.h"
-#include "llvm/AsmParser/Parser.h"
-#include "llvm/IR/Dominators.h"
+#include "FunctionAnalyses.h"
 #include "llvm/IR/InstIterator.h"
-#include "llvm/IR/Module.h"
-#include "llvm/Support/SourceMgr.h"
 #include "gtest/gtest.h"
 
 using namespace llvm;
@@ -45,26 +39,6 @@ exit:
 }
 )IR";
 
-struct Analyses {
-  explicit Analyses(Function &F)
-      : TLII(F.getParent()->getTargetTriple()), TLI(TLII), AC(F), DT(F), LI(DT),
-        SE(F, TLI, AC, DT, LI) {}
-  TargetLibraryInfoImpl TLII;
-  TargetLibraryInfo TLI;
-  AssumptionCache AC;
-  DominatorTree DT;
-  LoopInfo LI;
-  ScalarEvolution SE;
-};
-
-std::unique_ptr<Module> parse(LLVMContext &C, const char *IR) {
-  SMDiagnostic Err;
-  std::unique_ptr<Module> M = parseAssemblyString(IR, Err, C);
-  if (!M)
-    Err.print("AccessIntervalsTest", errs());
-  return M;
-}
-
 StoreInst *firstStore(Function &F) {
   for (Instruction &I : instructions(F))
     if (auto *S = dyn_cast<StoreInst>(&I))
@@ -72,16 +46,9 @@ StoreInst *firstStore(Function &F) {
   return nullptr;
 }
 
-std::string text(const SCEV *S) {
-  std::string Out;
-  raw_string_ostream OS(Out);
-  S->print(OS);
-  return Out;
-}
-
 int64_t constant(const SCEV *S) {
   auto *C = dyn_cast<SCEVConstant>(S);
-  EXPECT_TRUE(C) << "not a constant: " << text(S);
+  EXPECT_TRUE(C) << "not a constant: " << test::text(S);
   return C ? C->getAPInt().getSExtValue() : INT64_MIN;
 }
 
@@ -90,10 +57,10 @@ int64_t constant(const SCEV *S) {
 // it fits in i32, which hold here (ScalarEvolution folds them to true).
 TEST(AccessIntervals, WidenedNarrowIndexOverANest) {
   LLVMContext C;
-  auto M = parse(C, Nest);
+  auto M = test::parseModule(C, Nest);
   ASSERT_TRUE(M);
   Function &F = *M->getFunction("f");
-  Analyses A(F);
+  test::FunctionAnalyses A(F);
   StoreInst *S = firstStore(F);
   const Loop *Inner = A.LI.getLoopFor(S->getParent());
   const Loop *Outer = Inner->getParentLoop();
@@ -111,7 +78,7 @@ TEST(AccessIntervals, WidenedNarrowIndexOverANest) {
   EXPECT_EQ(constant(R->Hi), 4 * (2 * 7 + 4));
   for (const Compare &Cmp : Assume)
     EXPECT_TRUE(A.SE.isKnownPredicate(Cmp.Pred, Cmp.Lhs, Cmp.Rhs))
-        << text(Cmp.Lhs) << " vs " << text(Cmp.Rhs);
+        << test::text(Cmp.Lhs) << " vs " << test::text(Cmp.Rhs);
 
   // Per iteration of the outer loop: [4 * 7 * b, 4 * (7 * b + 4)], an affine
   // recurrence of the outer loop with step 28 for both ends.
@@ -163,10 +130,10 @@ exit:
 // (that its values fit in i32), which the caller must check.
 TEST(AccessIntervals, NarrowArithmeticThatMayWrapNeedsAssumptions) {
   LLVMContext C;
-  auto M = parse(C, SymbolicNest);
+  auto M = test::parseModule(C, SymbolicNest);
   ASSERT_TRUE(M);
   Function &F = *M->getFunction("f");
-  Analyses A(F);
+  test::FunctionAnalyses A(F);
   StoreInst *S = firstStore(F);
   const Loop *Outer = A.LI.getLoopFor(S->getParent())->getParentLoop();
   const SCEV *Offset =
@@ -179,7 +146,7 @@ TEST(AccessIntervals, NarrowArithmeticThatMayWrapNeedsAssumptions) {
   const SCEV *Wide =
       WidenExtensions(A.SE, Intervals, Outer, Assume).visit(Offset);
   EXPECT_FALSE(Assume.empty());
-  EXPECT_TRUE(isa<SCEVAddRecExpr>(Wide)) << text(Wide);
+  EXPECT_TRUE(isa<SCEVAddRecExpr>(Wide)) << test::text(Wide);
   auto R = Intervals.over(Wide, Outer);
   ASSERT_TRUE(R);
   // The first address is p[0] whatever the sizes.

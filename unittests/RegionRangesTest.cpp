@@ -1,13 +1,6 @@
 //===- RegionRangesTest.cpp - Trip counts bounded where the code runs ----===//
 #include "analysis/RegionRanges.h"
-#include "llvm/Analysis/AssumptionCache.h"
-#include "llvm/Analysis/LoopInfo.h"
-#include "llvm/Analysis/ScalarEvolution.h"
-#include "llvm/Analysis/TargetLibraryInfo.h"
-#include "llvm/AsmParser/Parser.h"
-#include "llvm/IR/Dominators.h"
-#include "llvm/IR/Module.h"
-#include "llvm/Support/SourceMgr.h"
+#include "FunctionAnalyses.h"
 #include "gtest/gtest.h"
 
 using namespace llvm;
@@ -38,25 +31,6 @@ exit:
 }
 )IR";
 
-struct Analyses {
-  explicit Analyses(Function &F)
-      : TLII(F.getParent()->getTargetTriple()), TLI(TLII), AC(F), DT(F), LI(DT),
-        SE(F, TLI, AC, DT, LI) {}
-  TargetLibraryInfoImpl TLII;
-  TargetLibraryInfo TLI;
-  AssumptionCache AC;
-  DominatorTree DT;
-  LoopInfo LI;
-  ScalarEvolution SE;
-};
-
-std::string text(const SCEV *S) {
-  std::string Out;
-  raw_string_ostream OS(Out);
-  S->print(OS);
-  return Out;
-}
-
 Instruction *named(Function &F, StringRef Name) {
   for (BasicBlock &BB : F)
     for (Instruction &I : BB)
@@ -65,19 +39,28 @@ Instruction *named(Function &F, StringRef Name) {
   return nullptr;
 }
 
-TEST(RegionRanges, TripCountGuardedByItsLoopIsSigned) {
+/// The padding function and its analyses.
+class RegionRanges : public ::testing::Test {
+protected:
+  void SetUp() override {
+    M = test::parseModule(C, Padding);
+    ASSERT_TRUE(M);
+    A = std::make_unique<test::FunctionAnalyses>(*M->getFunction("f"));
+  }
+  Function &f() { return *M->getFunction("f"); }
   LLVMContext C;
-  SMDiagnostic Err;
-  std::unique_ptr<Module> M = parseAssemblyString(Padding, Err, C);
-  ASSERT_TRUE(M);
-  Function &F = *M->getFunction("f");
-  Analyses A(F);
+  std::unique_ptr<Module> M;
+  std::unique_ptr<test::FunctionAnalyses> A;
+};
+
+TEST_F(RegionRanges, TripCountGuardedByItsLoopIsSigned) {
+  Function &F = f();
   Instruction *N = named(F, "n");
   ASSERT_TRUE(N);
   // Where the block runs only if s < l: sext(l) - sext(s) - 1, at least -1
   // (-1 + l - s is the same there, and no more than an empty loop's
   // where s >= l).
-  ScalarEvolution &SE = A.SE;
+  ScalarEvolution &SE = A->SE;
   Type *I64 = Type::getInt64Ty(C);
   const SCEV *Lim = SE.getSignExtendExpr(SE.getSCEV(F.getArg(2)), I64);
   const SCEV *Start = SE.getSignExtendExpr(SE.getSCEV(F.getArg(1)), I64);
@@ -85,22 +68,16 @@ TEST(RegionRanges, TripCountGuardedByItsLoopIsSigned) {
   const SCEV *Want = SE.getSMaxExpr(
       SE.getAddExpr(SE.getMinusSCEV(Lim, Start), MinusOne), MinusOne);
   const SCEV *Got = tripCountsWhereRuns(SE.getSCEV(N), *N->getParent(), SE);
-  EXPECT_EQ(Got, Want) << text(Got) << " want " << text(Want);
+  EXPECT_EQ(Got, Want) << test::text(Got) << " want " << test::text(Want);
 }
 
-TEST(RegionRanges, TripCountWithoutGuardStaysZeroExtended) {
-  LLVMContext C;
-  SMDiagnostic Err;
-  std::unique_ptr<Module> M = parseAssemblyString(Padding, Err, C);
-  ASSERT_TRUE(M);
-  Function &F = *M->getFunction("f");
-  Analyses A(F);
-  Instruction *N = named(F, "n.any");
+TEST_F(RegionRanges, TripCountWithoutGuardStaysZeroExtended) {
+  Instruction *N = named(f(), "n.any");
   ASSERT_TRUE(N);
   // Before the test of s < l: where s > l + 1 the zero extension is the
   // value, so it stays.
-  const SCEV *S = A.SE.getSCEV(N);
-  EXPECT_EQ(tripCountsWhereRuns(S, *N->getParent(), A.SE), S) << text(S);
+  const SCEV *S = A->SE.getSCEV(N);
+  EXPECT_EQ(tripCountsWhereRuns(S, *N->getParent(), A->SE), S) << test::text(S);
 }
 
 } // namespace
