@@ -222,11 +222,9 @@ bool PrimalInReverse::keptWrite(Instruction &X) {
   auto *A = Ptr ? dyn_cast<Argument>(getUnderlyingObject(Ptr)) : nullptr;
   if (!A || !hasArgBit(S.Sig.KeptWriteArgs, A->getArgNo()))
     return false;
-  bool Kept = unchangedLaterInIteration(
-      X, S.Ctx.FAM.getResult<ScalarEvolutionAnalysis>(*S.Primal), S.LI,
-      S.Ctx.FAM.getResult<AAManager>(*S.Primal));
-  KeptWrites[&X] = Kept;
-  return Kept;
+  return It->second = unchangedLaterInIteration(
+             X, S.Ctx.FAM.getResult<ScalarEvolutionAnalysis>(*S.Primal), S.LI,
+             S.Ctx.FAM.getResult<AAManager>(*S.Primal));
 }
 
 std::pair<uint64_t, uint64_t> PrimalInReverse::keptArguments(CallBase &I) {

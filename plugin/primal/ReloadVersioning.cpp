@@ -598,9 +598,9 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
   SmallVector<bool, 32> KeptOnlyInLoop;
   SmallVector<const Condition *, 64> KeptChecks;
   // A Written site's checks choose between two calls of its region in the
-  // checked copy, not between the copies: a region's writes that the
-  // function overwrites later (logits, whose gradient the function rewrites
-  // in place, say) must not cost every other read back.
+  // checked copy, not between the copies: a region's output that the
+  // function overwrites later, or that a loose bound makes seem to overlap
+  // another, must not cost every other read back.
   MapVector<Instruction *, SmallVector<const Condition *, 4>> WrittenChecks;
   FirstCheck.push_back(Checks.size());
   for (unsigned K = 0; K < Unchanged.size(); ++K) {
@@ -619,13 +619,11 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
     }
     Kept.push_back(Unchanged[K]);
     KeptOnlyInLoop.push_back(OnlyInLoop[K]);
-    SmallVectorImpl<const Condition *> &Into =
-        Unchanged[K].Written
-            ? static_cast<SmallVectorImpl<const Condition *> &>(
-                  WrittenChecks[Unchanged[K].I])
-            : KeptChecks;
     for (const Condition &C : Mine)
-      Into.push_back(&C);
+      if (Unchanged[K].Written)
+        WrittenChecks[Unchanged[K].I].push_back(&C);
+      else
+        KeptChecks.push_back(&C);
   }
   LLVM_DEBUG(dbgs() << "ad-reload: " << Unchanged.size() << " candidates, "
                     << Kept.size() << " expandable at " << CheckBB->getName()
