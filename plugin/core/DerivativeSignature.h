@@ -68,6 +68,15 @@ struct DerivativeSignature {
   /// global thread index) belongs to that thread: its adjoint needs no
   /// atomic add (analysis/ThreadSharing.h).
   uint64_t ThreadIndexedArgs = 0;
+  /// Gradient only. Bit k: pointer argument k is based on a noalias
+  /// (restrict) parameter of the function that calls the entry point, and
+  /// no other pointer the call passes (primal or shadow) is based on that
+  /// parameter. No other pointer of the call then reaches the memory it
+  /// points to, so the gradient's copy of the primal declares the argument
+  /// noalias: a load through it that nothing written through it can change
+  /// is read again in the reverse sweep instead of taped (a kernel's
+  /// __restrict__ input, say).
+  uint64_t NoAliasArgs = 0;
   /// The derivative runs in every thread of an OpenMP team at once: the
   /// function is a parallel region's body, or is called from one. Adjoints
   /// it adds to memory other threads may also update are added atomically
@@ -107,6 +116,10 @@ struct DerivativeSignature {
     if (ThreadIndexedArgs) {
       K += "|t";
       K += std::to_string(ThreadIndexedArgs);
+    }
+    if (NoAliasArgs) {
+      K += "|n";
+      K += std::to_string(NoAliasArgs);
     }
     if (InTeam)
       K += "|team";

@@ -27,6 +27,7 @@
 #include "support/TimeReport.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -251,6 +252,26 @@ void zeroBlockSharedShadows(IRBuilder<> &B, ADContext &Ctx,
   Ctx.Runtime.blockBarrier(B);
 }
 
+/// DerivativeSignature::NoAliasArgs of an entry point call: its pointer
+/// arguments based on a noalias parameter of the caller that no other
+/// pointer of the call is based on.
+static uint64_t noAliasArguments(const EntryPointCall &EP) {
+  SmallVector<const Value *, 16> Bases;
+  for (const Value *V : concat<Value *const>(EP.Primals, EP.Derivatives))
+    if (V->getType()->isPointerTy())
+      Bases.push_back(getUnderlyingObject(V));
+  uint64_t Mask = 0;
+  for (unsigned K = 0; K < EP.Primals.size() && K < 64; ++K) {
+    const Value *V = EP.Primals[K];
+    if (!V->getType()->isPointerTy())
+      continue;
+    auto *Param = dyn_cast<Argument>(getUnderlyingObject(V));
+    if (Param && Param->hasNoAliasAttr() && count(Bases, Param) == 1)
+      Mask |= uint64_t(1) << K;
+  }
+  return Mask;
+}
+
 /// The derivative of kind \p Kind an entry point call asks for.
 DerivativeSignature signatureOf(const EntryPointCall &EP, DerivativeKind Kind) {
   DerivativeSignature Sig;
@@ -258,6 +279,8 @@ DerivativeSignature signatureOf(const EntryPointCall &EP, DerivativeKind Kind) {
   Sig.Kind = Kind;
   Sig.Args = EP.Activities;
   Sig.ReturnActive = isDifferentiableType(EP.Fn->getReturnType());
+  if (Kind == DerivativeKind::Gradient)
+    Sig.NoAliasArgs = noAliasArguments(EP);
   // Device code: which shadows every thread receives alike, from a
   // __restrict__ kernel parameter (DerivativeSignature::ThreadIndexedArgs).
   if (Kind == DerivativeKind::Gradient &&
@@ -575,6 +598,8 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
     for (Function *F : NewFunctions)
       (Cache.isAugmented(F) ? ForwardCopies : Derivatives).push_back(F);
     optimizeDerivatives(Derivatives, ForwardCopies, Level, *PB, FAM);
+    if (isParallelDeviceCode(M))
+      inlineDerivativesIntoDeviceCallers(Derivatives, FAM);
   }
   eraseRuleRegistrations(M, &FAM);
   return PreservedAnalyses::none();

@@ -149,8 +149,21 @@ Function *DerivativeCache::canonicalPrimal(Function *F) {
   return It->second;
 }
 
-Function *DerivativeCache::gradientPrimal(Function *F) {
-  auto [It, Inserted] = GradientCanonical.try_emplace(F, nullptr);
+/// A fresh canonical clone of \p F with the pointer parameters in
+/// \p NoAliasArgs declared noalias (the caller vouches for them).
+static Function *canonicalWithNoAlias(Function &F, uint64_t NoAliasArgs,
+                                      FunctionAnalysisManager &FAM) {
+  Function *Clone = createCanonicalPrimal(F, FAM);
+  for (Argument &A : Clone->args())
+    if (A.getArgNo() < 64 && ((NoAliasArgs >> A.getArgNo()) & 1) &&
+        A.getType()->isPointerTy())
+      A.addAttr(Attribute::NoAlias);
+  return Clone;
+}
+
+Function *DerivativeCache::gradientPrimal(Function *F, uint64_t NoAliasArgs) {
+  auto [It, Inserted] =
+      GradientCanonical.try_emplace({F, NoAliasArgs}, nullptr);
   if (!Inserted)
     return It->second;
   Function *Shared = canonicalPrimal(F);
@@ -160,7 +173,7 @@ Function *DerivativeCache::gradientPrimal(Function *F) {
       !hasParallelRegionCall(*Shared))
     return It->second = Shared;
   ADPhaseTimer Timer(ADPhase::CanonicalPrimal);
-  Function *Clone = createCanonicalPrimal(*F, Ctx.FAM);
+  Function *Clone = canonicalWithNoAlias(*F, NoAliasArgs, Ctx.FAM);
   // Forwarded first: the loads it replaces need no run-time checks.
   unsigned Forwarded = forwardStoredValues(*Clone, Ctx.FAM);
   std::optional<ReloadVersions> Versions = versionForReloads(*Clone, Ctx.FAM);
@@ -168,13 +181,14 @@ Function *DerivativeCache::gradientPrimal(Function *F) {
     // Versioning leaves a function it gives up on in no defined state.
     Ctx.FAM.clear(*Clone, Clone->getName());
     Clone->eraseFromParent();
-    if (!Forwarded)
+    if (!Forwarded && !NoAliasArgs)
       return It->second = Shared;
-    Clone = createCanonicalPrimal(*F, Ctx.FAM);
+    Clone = canonicalWithNoAlias(*F, NoAliasArgs, Ctx.FAM);
     forwardStoredValues(*Clone, Ctx.FAM);
   }
-  Clone->setName(F->getName() +
-                 (Versions ? ".ad.primal.versioned" : ".ad.primal.forwarded"));
+  Clone->setName(F->getName() + (Versions    ? ".ad.primal.versioned"
+                                 : Forwarded ? ".ad.primal.forwarded"
+                                             : ".ad.primal.noalias"));
   registerCanonical(Clone, F);
   OptimizationRemarkEmitter ORE(F);
   if (Forwarded)
@@ -261,7 +275,8 @@ Function *DerivativeCache::gradient(const DerivativeSignature &Sig) {
                             Sig.Primal->getName() + ".ad.gradient", Sig.Primal);
   It->second = F;
   ADPhaseTimer Timer(ADPhase::ReverseMode);
-  ReverseBuilder Builder(Ctx, Sig, gradientPrimal(Sig.Primal), F, F);
+  ReverseBuilder Builder(Ctx, Sig, gradientPrimal(Sig.Primal, Sig.NoAliasArgs),
+                         F, F);
   if (!Builder.build()) {
     discard(F);
     Gradients[Sig.key()] = nullptr;

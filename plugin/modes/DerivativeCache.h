@@ -64,12 +64,18 @@ public:
   /// stands for it. The stale clone stays a template, deleted at the end.
   void forgetCanonical(llvm::Function *F) {
     Canonical.erase(F);
-    GradientCanonical.erase(F);
+    for (auto It = GradientCanonical.begin(); It != GradientCanonical.end();)
+      if (It->first.first == F)
+        GradientCanonical.erase(It++);
+      else
+        ++It;
   }
   /// The canonical clone a gradient of \p F differentiates: versioned so
   /// that loads no later write can change are reloaded (ReloadVersioning.h),
-  /// or the shared one if that finds nothing.
-  llvm::Function *gradientPrimal(llvm::Function *F);
+  /// or the shared one if that finds nothing. Pointer parameters in
+  /// \p NoAliasArgs (DerivativeSignature::NoAliasArgs) are noalias in it:
+  /// such a clone is the gradient's own.
+  llvm::Function *gradientPrimal(llvm::Function *F, uint64_t NoAliasArgs);
   /// The counted loops of a canonical primal (see CountedLoops.h).
   const CountedLoopMap &countedLoops(llvm::Function *Canonical) {
     std::unique_ptr<CountedLoopMap> &Map = Counted[Canonical];
@@ -121,7 +127,8 @@ private:
   llvm::StringMap<llvm::Function *> Tangents, Gradients;
   llvm::StringMap<SplitDerivative> Splits;
   llvm::DenseMap<llvm::Function *, llvm::Function *> Canonical;
-  llvm::DenseMap<llvm::Function *, llvm::Function *> GradientCanonical;
+  llvm::DenseMap<std::pair<llvm::Function *, uint64_t>, llvm::Function *>
+      GradientCanonical;
   llvm::DenseMap<llvm::Function *,
                  std::unique_ptr<llvm::DenseSet<const llvm::BasicBlock *>>>
       CheckedCopies;

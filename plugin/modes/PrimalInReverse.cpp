@@ -18,6 +18,7 @@
 #include "rules/KnownFunctions.h"
 #include "rules/MathRules.h"
 #include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InstIterator.h"
@@ -179,13 +180,20 @@ bool PrimalInReverse::stillInMemory(const LoadInst &L) {
   // In the versioned copy that run-time checks chose (ReloadVersioning.h).
   if (isUnchangedAfterAccess(L))
     return true;
-  // Order does not matter: a write anywhere in the function, before the load
-  // or after it, may have changed the location by the time the reverse sweep
-  // runs (in a loop, "before" is also "after").
+  // A write the load can reach, later in the function or in a later
+  // iteration of a loop around both, may have changed the location by the
+  // time the reverse sweep runs. One it cannot reach ran before every
+  // execution of the load (what was stored earlier and read back since,
+  // such as attention's scores, stays). On a GPU another thread's write of
+  // an earlier program point that ran after this thread's load would be a
+  // race in the program itself: a barrier orders them.
   MemoryLocation Loc = MemoryLocation::get(&L);
   AAResults &AAR = S.Ctx.FAM.getResult<AAManager>(*S.Primal);
-  return none_of(writers(),
-                 [&](Instruction *W) { return mayWrite(AAR, W, Loc); });
+  DominatorTree &DT = S.Ctx.FAM.getResult<DominatorTreeAnalysis>(*S.Primal);
+  return none_of(writers(), [&](Instruction *W) {
+    return mayWrite(AAR, W, Loc) &&
+           isPotentiallyReachable(&L, W, /*ExclusionSet=*/nullptr, &DT, &S.LI);
+  });
 }
 
 /// Bit \p ArgNo of a KeptArgs or UnwrittenArgs mask.

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "primal/SelectReductions.h"
 #include "analysis/MemoryEffects.h"
+#include "rules/KnownFunctions.h"
+#include "rules/MathRules.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/MemoryLocation.h"
@@ -173,18 +175,73 @@ static void readBack(const SelectReduction &R) {
     U->set(Final);
 }
 
+/// m' = fmax(m, x) (or fmin, either operand order, libm's, libdevice's or
+/// the intrinsic) in a loop whose header holds m, x computed in the loop:
+/// the same chain as a compare and a select, m' = (x > m || (m is NaN && x
+/// is not)) ? x : m, which the matcher above reads back where x is a load.
+/// The select computes one of the values fmax may return (when x == m it
+/// keeps m, as fmax may; NaNs as fmax), and its reverse sweep, where the
+/// chain is not read back, needs a byte per iteration where fmax's needs
+/// both values.
+static bool extremeCallsAsSelects(Function &F, LoopInfo &LI) {
+  SmallVector<std::pair<PHINode *, CallBase *>, 4> Chains;
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    BasicBlock *Latch = L->getLoopLatch();
+    if (!Latch)
+      continue;
+    for (PHINode &Phi : L->getHeader()->phis()) {
+      if (!Phi.getType()->isFloatingPointTy())
+        continue;
+      auto *Call = dyn_cast<CallBase>(Phi.getIncomingValueForBlock(Latch));
+      if (!Call || Call->arg_size() != 2 ||
+          LI.getLoopFor(Call->getParent()) != L)
+        continue;
+      const MathRule *Rule = classifyCallee(*Call).Rule;
+      if (!Rule ||
+          (StringRef(Rule->Name) != "fmax" && StringRef(Rule->Name) != "fmin"))
+        continue;
+      Value *Other = Call->getArgOperand(0) == &Phi   ? Call->getArgOperand(1)
+                     : Call->getArgOperand(1) == &Phi ? Call->getArgOperand(0)
+                                                      : nullptr;
+      auto *Element = dyn_cast_or_null<Instruction>(Other);
+      if (Element && L->contains(Element))
+        Chains.push_back({&Phi, Call});
+    }
+  }
+  for (auto [Running, Call] : Chains) {
+    bool Max = StringRef(classifyCallee(*Call).Rule->Name) == "fmax";
+    Value *X = Call->getArgOperand(0) == Running ? Call->getArgOperand(1)
+                                                 : Call->getArgOperand(0);
+    IRBuilder<> B(Call);
+    Value *Better =
+        Max ? B.CreateFCmpOGT(X, Running) : B.CreateFCmpOLT(X, Running);
+    Value *Unset =
+        B.CreateAnd(B.CreateFCmpUNO(Running, Running), B.CreateFCmpORD(X, X));
+    Value *Choose = B.CreateOr(Better, Unset, Call->getName() + ".chooses");
+    Value *Next = B.CreateSelect(Choose, X, Running);
+    Next->takeName(Call);
+    Call->replaceAllUsesWith(Next);
+    Call->eraseFromParent();
+  }
+  return !Chains.empty();
+}
+
 unsigned readBackSelectReductions(Function &F, FunctionAnalysisManager &FAM) {
   if (!ReadBackExtremes)
     return 0;
-  LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
-  if (LI.empty()) // Most functions: no alias analysis asked for.
+  LoopInfo *LI = &FAM.getResult<LoopAnalysis>(F);
+  if (LI->empty()) // Most functions: no alias analysis asked for.
     return 0;
+  if (extremeCallsAsSelects(F, *LI)) {
+    FAM.invalidate(F, PreservedAnalyses::none());
+    LI = &FAM.getResult<LoopAnalysis>(F);
+  }
   DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
   AAResults &AAR = FAM.getResult<AAManager>(F);
   SmallVector<SelectReduction, 4> Found;
-  for (Loop *L : LI.getLoopsInPreorder())
+  for (Loop *L : LI->getLoopsInPreorder())
     for (PHINode &Phi : L->getHeader()->phis())
-      if (auto R = selectReductionOf(Phi, *L, LI, DT, AAR))
+      if (auto R = selectReductionOf(Phi, *L, *LI, DT, AAR))
         Found.push_back(*R);
   if (Found.empty())
     return 0;

@@ -20,7 +20,9 @@ __global__ void k(const double *x, double *dx) {
   __ad_autodiff_void((void *)f, __ad_dup, x, dx);
 }
 
-// CHECK-LABEL: define internal void @_Z1fPKd.ad.gradient(
+// From -O1 the gradient is inlined into the kernel (where the backend
+// finds its pointers to be global ones).
+// CHECK-LABEL: define {{.*}}void @_Z1kPKdPd(
 // CHECK-NOT: call {{.*}}@__nv_sin
 // CHECK: call i32 @llvm.nvvm.read.ptx.sreg.laneid()
 // CHECK: call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 -1,

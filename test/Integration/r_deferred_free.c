@@ -11,9 +11,10 @@
 // RUN: %clang_ad -O2 %s -o %t.O2 -lm && %run %t.O2
 // RUN: %clang_ad -O2 -Rpass=ad -c %s -o /dev/null 2>&1 | FileCheck %s
 // The loop reading q tapes q[i], q[(i+1) % n] and the index (24 bytes) where
-// the free stays in the forward sweep; with it deferred, the copy whose
-// run-time checks pass reads both values back (8 bytes: the index).
-// CHECK-DAG: remark: gradient of 'scratch' caches 0 bytes per call, 24 bytes per iteration of the loop at line {{[0-9]+}} (where its run-time checks pass: 0 bytes per call, 8 bytes per iteration
+// the free stays in the forward sweep; with it deferred, both copies read
+// the values back (8 bytes: the index), since nothing the loop can reach
+// writes q.
+// CHECK-DAG: remark: gradient of 'scratch' caches 0 bytes per call, 8 bytes per iteration of the loop at line {{[0-9]+}} (where its run-time checks pass: 0 bytes per call, 8 bytes per iteration
 // CHECK-DAG: remark: gradient of 'sometimes_freed' caches 0 bytes per call, 24 bytes per iteration of the loop at line {{[0-9]+}};
 // CHECK-DAG: remark: gradient of 'escaping' caches 0 bytes per call, 24 bytes per iteration of the loop at line {{[0-9]+}};
 #include <ad.h>
