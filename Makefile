@@ -59,6 +59,8 @@ test-sanitize: deps
 # the GPT-2 step compiled with llm.c's -Ofast on both paths. gpt2_bench_omp, the
 # GPT-2 step with llm.c's OpenMP pragmas, runs with GPT2_OMP_THREADS threads
 # when LLVM's libomp is installed (otherwise its target says it is skipped).
+# gpt2_cuda_bench (bench/gpt2_cuda) is built where the CUDA toolkit is and
+# run where nvidia-smi lists a GPU.
 GPT2_OMP_THREADS ?= 2
 bench: build
 	cmake -S . -B $(BUILD) $(CMAKE_GEN) -DAD_BENCH=ON
@@ -72,6 +74,16 @@ bench: build
 	fi
 	$(BUILD)/bench/hydro/hydro_bench $(BENCH_ARGS)
 	$(BUILD)/bench/adbench/adbench_bench $(ADBENCH_ARGS) $(BENCH_ARGS)
+	@if [ -f /usr/local/cuda/include/cuda.h ] || [ -n "$$CUDA_PATH" ]; then \
+	  cmake --build $(BUILD) --target gpt2_cuda; \
+	  if nvidia-smi -L 2>/dev/null | grep -q GPU; then \
+	    $(BUILD)/bench/gpt2_cuda/gpt2_cuda_bench $(BENCH_ARGS); \
+	  else \
+	    echo "gpt2_cuda_bench: built ($(BUILD)/bench/gpt2_cuda); no GPU here to run it (bench/gpt2_cuda/README.md)"; \
+	  fi; \
+	else \
+	  echo "gpt2_cuda_bench: skipped: no CUDA toolkit"; \
+	fi
 
 # Compile time against network depth (bench/compile_time/README.md);
 # MEASURE_ARGS go to measure.py, e.g. MEASURE_ARGS="--repeats 5".

@@ -287,6 +287,23 @@ cudaError_t cudaGetDeviceCount(int *Count) {
   return cudaSuccess;
 }
 
+// Device limits are kept and reported back; none constrains the host (device
+// malloc is the host's, its heap unbounded), but a program that raises the
+// device heap for its tapes (docs/CUDA.md) runs unchanged.
+static size_t DeviceLimits[8] = {1024, 1024, 8u << 20, 2, 2048, 0, 0, 0};
+cudaError_t cudaDeviceSetLimit(enum cudaLimit Limit, size_t Value) {
+  if (unsigned(Limit) >= 8)
+    return fail(cudaErrorUnsupportedLimit);
+  DeviceLimits[Limit] = Value;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGetLimit(size_t *Value, enum cudaLimit Limit) {
+  if (unsigned(Limit) >= 8)
+    return fail(cudaErrorUnsupportedLimit);
+  *Value = DeviceLimits[Limit];
+  return cudaSuccess;
+}
+
 cudaError_t cudaGetLastError(void) {
   cudaError_t E = LastError;
   LastError = cudaSuccess;
