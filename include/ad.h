@@ -31,7 +31,8 @@ extern "C" {
  * and removes every reference, so no definition is needed at link time. */
 /* pointer: value, then shadow; adjoints accumulate (+=) */
 extern __AD_MARKER_SPACE int __ad_dup;
-/* as __ad_dup; primal final contents not needed */
+/* as __ad_dup; primal final contents not needed (a gradient may leave out
+ * the function's stores there: the contents are then unspecified) */
 extern __AD_MARKER_SPACE int __ad_dupnoneed;
 /* not differentiated */
 extern __AD_MARKER_SPACE int __ad_const;

@@ -120,12 +120,11 @@ __global__ void attention_backward_query_kernel(real *__restrict__ dqkv,
   int idx = blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= B * T * NH)
     return;
-  int h = idx % NH, t = idx / NH % T, b = idx / (NH * T);
-  int C3 = 3 * C, hs = C / NH;
-  real scale = real(1) / sqrt(real(hs));
-  long row = (((long)b * NH + h) * T + t) * T;
-  const real *at = att + row;
-  real *dat = datt + row, *dpre = dpreatt + row;
+  AttentionThread a = attentionThread(idx, T, C, NH);
+  int b = a.b, t = a.t, h = a.h, hs = a.hs, C3 = 3 * C;
+  real scale = a.scale;
+  const real *at = att + a.row;
+  real *dat = datt + a.row, *dpre = dpreatt + a.row;
   const real *g = dout + (long)b * T * C + (long)t * C + h * hs;
   real dot = 0;
   for (int t2 = 0; t2 <= t; ++t2) {
@@ -152,9 +151,9 @@ __global__ void attention_backward_key_value_kernel(
   int idx = blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= B * T * NH)
     return;
-  int h = idx % NH, t2 = idx / NH % T, b = idx / (NH * T);
-  int C3 = 3 * C, hs = C / NH;
-  real scale = real(1) / sqrt(real(hs));
+  AttentionThread a = attentionThread(idx, T, C, NH); // a.t: the key's t2
+  int b = a.b, t2 = a.t, h = a.h, hs = a.hs, C3 = 3 * C;
+  real scale = a.scale;
   real *dk = dqkv + (long)b * T * C3 + (long)t2 * C3 + h * hs + C;
   real *dv = dk + C;
   for (int t = t2; t < T; ++t) {

@@ -138,6 +138,21 @@ __device__ void matmul_forward_nobias(real *out, const real *inp,
   gemm_tile<false, false, false, true>(out, inp, weight, nullptr, BT, OC, C);
 }
 
+// Which (b, t, head) attention's thread idx works on (heads fastest), with
+// the head's size, its scores' scale and where its row of T scores starts:
+// the forward's threads and the handwritten backward's alike.
+struct AttentionThread {
+  int b, t, h, hs;
+  real scale;
+  long row;
+};
+__device__ __forceinline__ AttentionThread attentionThread(int idx, int T,
+                                                           int C, int NH) {
+  int b = idx / (NH * T), t = idx / NH % T, h = idx % NH, hs = C / NH;
+  return {
+      b, t, h, hs, real(1) / sqrt(real(hs)), (((long)b * NH + h) * T + t) * T};
+}
+
 // Causal self-attention, a thread per (b, t, head), as llm.c's reference:
 // scores against every earlier key (preatt), their softmax (att), and the
 // weighted sum of the values into out. qkv holds q, k, v per position.
@@ -147,12 +162,11 @@ __device__ void attention_forward(real *out, real *preatt, real *att,
   int idx = blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= B * T * NH)
     return;
-  int h = idx % NH, t = idx / NH % T, b = idx / (NH * T);
-  int C3 = 3 * C, hs = C / NH;
-  real scale = real(1) / sqrt(real(hs));
+  AttentionThread a = attentionThread(idx, T, C, NH);
+  int b = a.b, t = a.t, h = a.h, hs = a.hs, C3 = 3 * C;
+  real scale = a.scale;
   const real *q = qkv + (long)b * T * C3 + (long)t * C3 + h * hs;
-  long row = (((long)b * NH + h) * T + t) * T;
-  real *pre = preatt + row, *at = att + row;
+  real *pre = preatt + a.row, *at = att + a.row;
   real maxv = real(-10000);
   for (int t2 = 0; t2 <= t; ++t2) {
     const real *k = qkv + (long)b * T * C3 + (long)t2 * C3 + h * hs + C;

@@ -6,6 +6,7 @@
 #include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 
@@ -75,6 +76,35 @@ bool mayWrite(AAResults &AAR, Instruction *W, const MemoryLocation &Loc) {
         !Call->onlyReadsMemory(U.getOperandNo()) &&
         !AAR.isNoAlias(MemoryLocation::getBeforeOrAfter(U), Loc))
       return true;
+  return false;
+}
+
+bool mayReadAnywhere(AAResults &AAR, Function &F, const MemoryLocation &Loc) {
+  for (Instruction &I : instructions(F)) {
+    if (!I.mayReadFromMemory())
+      continue;
+    auto *Call = dyn_cast<CallBase>(&I);
+    if (!Call) {
+      if (isRefSet(AAR.getModRefInfo(&I, Loc)))
+        return true;
+      continue;
+    }
+    MemoryEffects ME = AAR.getMemoryEffects(Call)
+                           .getWithoutLoc(IRMemLocation::ErrnoMem)
+                           .getWithoutLoc(IRMemLocation::InaccessibleMem);
+    if (!ME.onlyAccessesArgPointees()) {
+      if (isRefSet(AAR.getModRefInfo(&I, Loc)))
+        return true;
+      continue;
+    }
+    if (!isRefSet(ME.getModRef()))
+      continue;
+    for (const Use &U : Call->args())
+      if (U->getType()->isPointerTy() &&
+          !Call->onlyWritesMemory(U.getOperandNo()) &&
+          !AAR.isNoAlias(MemoryLocation::getBeforeOrAfter(U), Loc))
+        return true;
+  }
   return false;
 }
 

@@ -12,6 +12,7 @@
 namespace llvm {
 class AAResults;
 class GlobalVariable;
+class Function;
 class Instruction;
 class MemoryLocation;
 } // namespace llvm
@@ -27,6 +28,12 @@ bool writesProgramMemory(const llvm::Instruction &I);
 /// their arguments).
 bool mayWrite(llvm::AAResults &AAR, llvm::Instruction *W,
               const llvm::MemoryLocation &Loc);
+
+/// Some instruction of \p F may read memory that \p Loc overlaps
+/// (alias analysis; calls that read only through their pointer arguments
+/// judged by their arguments).
+bool mayReadAnywhere(llvm::AAResults &AAR, llvm::Function &F,
+                     const llvm::MemoryLocation &Loc);
 
 /// A global that differentiated code can only read: declared constant, or
 /// private to this module with no store, memset or escaping use (-O0 keeps

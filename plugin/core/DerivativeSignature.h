@@ -77,6 +77,11 @@ struct DerivativeSignature {
   /// is read again in the reverse sweep instead of taped (a kernel's
   /// __restrict__ input, say).
   uint64_t NoAliasArgs = 0;
+  /// Gradient only. Bit k: pointer argument k was marked __ad_dupnoneed.
+  /// Where the function reads nothing of that memory itself, the gradient
+  /// leaves out the stores the primal makes there (their values are never
+  /// used: not by the caller, not by the reverse sweep).
+  uint64_t NoNeedArgs = 0;
   /// The derivative runs in every thread of an OpenMP team at once: the
   /// function is a parallel region's body, or is called from one. Adjoints
   /// it adds to memory other threads may also update are added atomically
@@ -116,6 +121,10 @@ struct DerivativeSignature {
     if (ThreadIndexedArgs) {
       K += "|t";
       K += std::to_string(ThreadIndexedArgs);
+    }
+    if (NoNeedArgs) {
+      K += "|x";
+      K += std::to_string(NoNeedArgs);
     }
     if (NoAliasArgs) {
       K += "|n";

@@ -279,8 +279,10 @@ DerivativeSignature signatureOf(const EntryPointCall &EP, DerivativeKind Kind) {
   Sig.Kind = Kind;
   Sig.Args = EP.Activities;
   Sig.ReturnActive = isDifferentiableType(EP.Fn->getReturnType());
-  if (Kind == DerivativeKind::Gradient)
+  if (Kind == DerivativeKind::Gradient) {
     Sig.NoAliasArgs = noAliasArguments(EP);
+    Sig.NoNeedArgs = EP.NoNeedArgs;
+  }
   // Device code: which shadows every thread receives alike, from a
   // __restrict__ kernel parameter (DerivativeSignature::ThreadIndexedArgs).
   if (Kind == DerivativeKind::Gradient &&

@@ -1,14 +1,15 @@
-//===- EntryPointCall.cpp - Reading a call to __ad_autodiff / __ad_fwddiff --===//
+//===- EntryPointCall.cpp - Reading a call to __ad_autodiff / __ad_fwddiff
+//--===//
 #include "driver/EntryPointCall.h"
 #include "core/IRHelpers.h"
 #include "rules/KnownFunctions.h"
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/Analysis/ConstantFolding.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/GlobalVariable.h"
-#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 
 using namespace llvm;
 
@@ -39,7 +40,8 @@ std::optional<StringRef> markerName(const Value *V) {
   auto *LI = dyn_cast<LoadInst>(V);
   if (!LI)
     return std::nullopt;
-  auto *GV = dyn_cast<GlobalVariable>(LI->getPointerOperand()->stripPointerCasts());
+  auto *GV =
+      dyn_cast<GlobalVariable>(LI->getPointerOperand()->stripPointerCasts());
   if (!GV)
     return std::nullopt;
   StringRef Name = GV->getName();
@@ -111,7 +113,9 @@ private:
   void addReturnBuffer(Argument &Param);
   /// A zeroed (or, with \p Ones, seeded) temporary in the caller's frame.
   Value *temporary(Type *Ty, bool Ones);
-  Value *next() { return Pos < Call.arg_size() ? Call.getArgOperand(Pos++) : nullptr; }
+  Value *next() {
+    return Pos < Call.arg_size() ? Call.getArgOperand(Pos++) : nullptr;
+  }
 
   CallBase &Call;
   EntryPointKind Kind;
@@ -139,7 +143,8 @@ std::optional<EntryPointCall> Parser::parse() {
   }
   if (!Result.Fn) {
     fail("the first argument is not a function",
-         "pass the function to differentiate, e.g. __ad_autodiff((void *)f, ...)");
+         "pass the function to differentiate, e.g. __ad_autodiff((void *)f, "
+         "...)");
     return std::nullopt;
   }
   if (Result.Fn->isDeclaration()) {
@@ -269,6 +274,9 @@ bool Parser::parseParameter(Argument &Param) {
   if (!Primal)
     return fail("the value passed for " + What + " has the wrong type",
                 "pass a value of the parameter's type");
+  if (Marker && *Marker == "__ad_dupnoneed" && Act == Activity::Shadowed &&
+      Param.getArgNo() < 64)
+    Result.NoNeedArgs |= uint64_t(1) << Param.getArgNo();
   Result.Activities.push_back(Act);
   Result.Primals.push_back(Primal);
 
@@ -279,8 +287,8 @@ bool Parser::parseParameter(Argument &Param) {
   Value *D = next();
   if (!D)
     return fail("too few arguments: the " +
-                    Twine(Ty->isPointerTy() ? "shadow" : "tangent") +
-                    " of " + What + " is missing",
+                    Twine(Ty->isPointerTy() ? "shadow" : "tangent") + " of " +
+                    What + " is missing",
                 "pass the shadow (or tangent) right after the value");
   if (markerName(D))
     return fail("a marker stands where the shadow of " + What + " belongs",

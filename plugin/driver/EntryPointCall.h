@@ -1,4 +1,5 @@
-//===- EntryPointCall.h - Reading a call to __ad_autodiff / __ad_fwddiff ----===//
+//===- EntryPointCall.h - Reading a call to __ad_autodiff / __ad_fwddiff
+//----===//
 //
 // Decodes the calling convention of ../shared/API.md: which function is
 // differentiated, and for each of its parameters the activity (from a marker
@@ -9,8 +10,8 @@
 #ifndef AD_DRIVER_ENTRYPOINTCALL_H
 #define AD_DRIVER_ENTRYPOINTCALL_H
 
-#include "support/Diagnostics.h"
 #include "core/DerivativeSignature.h"
+#include "support/Diagnostics.h"
 #include "llvm/IR/InstrTypes.h"
 #include <optional>
 
@@ -30,10 +31,14 @@ struct EntryPointCall {
   EntryPointKind Kind = EntryPointKind::Reverse;
   llvm::Function *Fn = nullptr;
   llvm::SmallVector<Activity, 8> Activities;
-  llvm::SmallVector<llvm::Value *, 8> Primals; ///< Converted to parameter types.
+  llvm::SmallVector<llvm::Value *, 8>
+      Primals; ///< Converted to parameter types.
   /// Shadows (reverse) or tangents (forward) of non-const parameters.
   llvm::SmallVector<llvm::Value *, 8> Derivatives;
   llvm::Value *SRet = nullptr; ///< The call returns its struct through this.
+  /// Bit k: parameter k was marked __ad_dupnoneed (the caller does not need
+  /// what f leaves in its memory). Parameters past the 64th are not marked.
+  uint64_t NoNeedArgs = 0;
 
   /// Parameters the plugin supplies memory for, whose shadow holds a result
   /// after the derivative runs: a struct passed by value as __ad_out (its

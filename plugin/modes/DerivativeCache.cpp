@@ -170,8 +170,17 @@ Function *DerivativeCache::gradientPrimal(Function *F, uint64_t NoAliasArgs) {
   // Nothing repeats: no load is taped more than once. (A parallel region
   // is a loop, in its threads.)
   if (Ctx.FAM.getResult<LoopAnalysis>(*Shared).empty() &&
-      !hasParallelRegionCall(*Shared))
-    return It->second = Shared;
+      !hasParallelRegionCall(*Shared)) {
+    if (!NoAliasArgs)
+      return It->second = Shared;
+    // Its own copy still, for the caller's noalias: what the gradient may
+    // read back, and the stores to __ad_dupnoneed memory it may leave out.
+    ADPhaseTimer Timer(ADPhase::CanonicalPrimal);
+    Function *Clone = canonicalWithNoAlias(*F, NoAliasArgs, Ctx.FAM);
+    Clone->setName(F->getName() + ".ad.primal.noalias");
+    registerCanonical(Clone, F);
+    return It->second = Clone;
+  }
   ADPhaseTimer Timer(ADPhase::CanonicalPrimal);
   Function *Clone = canonicalWithNoAlias(*F, NoAliasArgs, Ctx.FAM);
   // Forwarded first: the loads it replaces need no run-time checks.

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "modes/ReverseBuilder.h"
+#include "analysis/MemoryEffects.h"
 #include "analysis/TypeAnalysis.h"
 #include "core/IRHelpers.h"
 #include "modes/ConstantShadows.h"
@@ -14,6 +15,11 @@
 #include "modes/UnsupportedConstructs.h"
 #include "rules/ShadowErrors.h"
 #include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/MemoryLocation.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -82,7 +88,44 @@ bool ReverseBuilder::build() {
     Records.dropUnusedTape();
   Records.remarkTape(Values.recomputedCount());
   Records.remarkFields();
+  dropUnneededStores();
   return true;
+}
+
+unsigned ReverseBuilder::dropUnneededStores() {
+  if (!S.Combined || !S.Sig.NoNeedArgs)
+    return 0;
+  AAResults &AAR = S.Ctx.FAM.getResult<AAManager>(*S.Primal);
+  SmallPtrSet<const Value *, 4> Unread;
+  for (Argument &A : S.Primal->args())
+    if (A.getArgNo() < 64 && ((S.Sig.NoNeedArgs >> A.getArgNo()) & 1) &&
+        A.getType()->isPointerTy() &&
+        !mayReadAnywhere(AAR, *S.Primal, MemoryLocation::getBeforeOrAfter(&A)))
+      Unread.insert(&A);
+  if (Unread.empty())
+    return 0;
+  // Nothing uses a store: its clone goes, and the reverse sweep's adjoint of
+  // it (reading and zeroing the shadow) stays.
+  unsigned Dropped = 0;
+  for (BasicBlock *BB : S.LiveBlocks)
+    for (Instruction &I : *BB)
+      if (auto *SI = dyn_cast<StoreInst>(&I))
+        if (SI->isSimple() &&
+            Unread.contains(getUnderlyingObject(SI->getPointerOperand())))
+          if (auto *Clone = dyn_cast_or_null<StoreInst>(S.VMap.lookup(SI))) {
+            Clone->eraseFromParent();
+            ++Dropped;
+          }
+  if (Dropped) {
+    Function &User = *S.Sig.Primal;
+    OptimizationRemarkEmitter(&User).emit([&] {
+      return OptimizationRemark("ad", "NoNeedStores", &User)
+             << "gradient of '" << ore::NV("Function", demangle(User.getName()))
+             << "' leaves out " << ore::NV("Stores", Dropped)
+             << " store(s) to __ad_dupnoneed memory it never reads";
+    });
+  }
+  return Dropped;
 }
 
 bool ReverseBuilder::cloneForward() {

@@ -46,6 +46,10 @@ public:
 private:
   // --- Forward sweep (ReverseBuilder.cpp) ---
   bool cloneForward();
+  /// Leaves out of a gradient the primal's stores to __ad_dupnoneed memory
+  /// the function never reads (DerivativeSignature::NoNeedArgs), with a
+  /// remark; returns how many.
+  unsigned dropUnneededStores();
   bool forwardVisit(llvm::Instruction &I);
   bool forwardStore(llvm::StoreInst &SI);
   void forwardAllocaShadow(llvm::AllocaInst &AI, llvm::Instruction &Clone);
