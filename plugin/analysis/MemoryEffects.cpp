@@ -55,56 +55,42 @@ bool writesProgramMemory(const Instruction &I) {
   return I.mayWriteToMemory();
 }
 
-/// \p W may write \p Loc. A call whose callee writes, besides memory
-/// through its pointer arguments, only errno (a libm function's) or memory
-/// the program cannot reach is judged by its arguments alone: alias analysis
-/// would say any location might be errno, but errno is libc's int, not a
-/// buffer of the program.
-bool mayWrite(AAResults &AAR, Instruction *W, const MemoryLocation &Loc) {
-  auto *Call = dyn_cast<CallBase>(W);
+/// \p I may access \p Loc the way \p Access says (ModRefInfo::Mod: write,
+/// Ref: read). A call whose callee accesses, besides memory through its
+/// pointer arguments, only errno (a libm function's) or memory the program
+/// cannot reach is judged by its arguments alone: alias analysis would say
+/// any location might be errno, but errno is libc's int, not a buffer of
+/// the program.
+static bool mayAccess(AAResults &AAR, Instruction *I, const MemoryLocation &Loc,
+                      ModRefInfo Access) {
+  auto *Call = dyn_cast<CallBase>(I);
   if (!Call)
-    return isModSet(AAR.getModRefInfo(W, Loc));
+    return isModOrRefSet(AAR.getModRefInfo(I, Loc) & Access);
   MemoryEffects ME = AAR.getMemoryEffects(Call)
                          .getWithoutLoc(IRMemLocation::ErrnoMem)
                          .getWithoutLoc(IRMemLocation::InaccessibleMem);
   if (!ME.onlyAccessesArgPointees())
-    return isModSet(AAR.getModRefInfo(W, Loc));
-  if (!isModSet(ME.getModRef()))
+    return isModOrRefSet(AAR.getModRefInfo(I, Loc) & Access);
+  if (!isModOrRefSet(ME.getModRef() & Access))
     return false;
+  bool Write = isModSet(Access);
   for (const Use &U : Call->args())
     if (U->getType()->isPointerTy() &&
-        !Call->onlyReadsMemory(U.getOperandNo()) &&
+        !(Write ? Call->onlyReadsMemory(U.getOperandNo())
+                : Call->onlyWritesMemory(U.getOperandNo())) &&
         !AAR.isNoAlias(MemoryLocation::getBeforeOrAfter(U), Loc))
       return true;
   return false;
 }
 
+bool mayWrite(AAResults &AAR, Instruction *W, const MemoryLocation &Loc) {
+  return mayAccess(AAR, W, Loc, ModRefInfo::Mod);
+}
+
 bool mayReadAnywhere(AAResults &AAR, Function &F, const MemoryLocation &Loc) {
-  for (Instruction &I : instructions(F)) {
-    if (!I.mayReadFromMemory())
-      continue;
-    auto *Call = dyn_cast<CallBase>(&I);
-    if (!Call) {
-      if (isRefSet(AAR.getModRefInfo(&I, Loc)))
-        return true;
-      continue;
-    }
-    MemoryEffects ME = AAR.getMemoryEffects(Call)
-                           .getWithoutLoc(IRMemLocation::ErrnoMem)
-                           .getWithoutLoc(IRMemLocation::InaccessibleMem);
-    if (!ME.onlyAccessesArgPointees()) {
-      if (isRefSet(AAR.getModRefInfo(&I, Loc)))
-        return true;
-      continue;
-    }
-    if (!isRefSet(ME.getModRef()))
-      continue;
-    for (const Use &U : Call->args())
-      if (U->getType()->isPointerTy() &&
-          !Call->onlyWritesMemory(U.getOperandNo()) &&
-          !AAR.isNoAlias(MemoryLocation::getBeforeOrAfter(U), Loc))
-        return true;
-  }
+  for (Instruction &I : instructions(F))
+    if (I.mayReadFromMemory() && mayAccess(AAR, &I, Loc, ModRefInfo::Ref))
+      return true;
   return false;
 }
 

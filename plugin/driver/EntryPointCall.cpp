@@ -1,15 +1,14 @@
-//===- EntryPointCall.cpp - Reading a call to __ad_autodiff / __ad_fwddiff
-//--===//
+//===- EntryPointCall.cpp - Reading a call to __ad_autodiff / __ad_fwddiff --===//
 #include "driver/EntryPointCall.h"
 #include "core/IRHelpers.h"
 #include "rules/KnownFunctions.h"
-#include "llvm/Analysis/ConstantFolding.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/Analysis/ConstantFolding.h"
 #include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/IR/IntrinsicInst.h"
 
 using namespace llvm;
 
@@ -40,8 +39,7 @@ std::optional<StringRef> markerName(const Value *V) {
   auto *LI = dyn_cast<LoadInst>(V);
   if (!LI)
     return std::nullopt;
-  auto *GV =
-      dyn_cast<GlobalVariable>(LI->getPointerOperand()->stripPointerCasts());
+  auto *GV = dyn_cast<GlobalVariable>(LI->getPointerOperand()->stripPointerCasts());
   if (!GV)
     return std::nullopt;
   StringRef Name = GV->getName();
@@ -113,9 +111,7 @@ private:
   void addReturnBuffer(Argument &Param);
   /// A zeroed (or, with \p Ones, seeded) temporary in the caller's frame.
   Value *temporary(Type *Ty, bool Ones);
-  Value *next() {
-    return Pos < Call.arg_size() ? Call.getArgOperand(Pos++) : nullptr;
-  }
+  Value *next() { return Pos < Call.arg_size() ? Call.getArgOperand(Pos++) : nullptr; }
 
   CallBase &Call;
   EntryPointKind Kind;
@@ -143,8 +139,7 @@ std::optional<EntryPointCall> Parser::parse() {
   }
   if (!Result.Fn) {
     fail("the first argument is not a function",
-         "pass the function to differentiate, e.g. __ad_autodiff((void *)f, "
-         "...)");
+         "pass the function to differentiate, e.g. __ad_autodiff((void *)f, ...)");
     return std::nullopt;
   }
   if (Result.Fn->isDeclaration()) {
@@ -287,8 +282,8 @@ bool Parser::parseParameter(Argument &Param) {
   Value *D = next();
   if (!D)
     return fail("too few arguments: the " +
-                    Twine(Ty->isPointerTy() ? "shadow" : "tangent") + " of " +
-                    What + " is missing",
+                    Twine(Ty->isPointerTy() ? "shadow" : "tangent") +
+                    " of " + What + " is missing",
                 "pass the shadow (or tangent) right after the value");
   if (markerName(D))
     return fail("a marker stands where the shadow of " + What + " belongs",

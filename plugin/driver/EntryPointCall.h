@@ -1,5 +1,4 @@
-//===- EntryPointCall.h - Reading a call to __ad_autodiff / __ad_fwddiff
-//----===//
+//===- EntryPointCall.h - Reading a call to __ad_autodiff / __ad_fwddiff ----===//
 //
 // Decodes the calling convention of ../shared/API.md: which function is
 // differentiated, and for each of its parameters the activity (from a marker
@@ -10,8 +9,8 @@
 #ifndef AD_DRIVER_ENTRYPOINTCALL_H
 #define AD_DRIVER_ENTRYPOINTCALL_H
 
-#include "core/DerivativeSignature.h"
 #include "support/Diagnostics.h"
+#include "core/DerivativeSignature.h"
 #include "llvm/IR/InstrTypes.h"
 #include <optional>
 
@@ -31,8 +30,7 @@ struct EntryPointCall {
   EntryPointKind Kind = EntryPointKind::Reverse;
   llvm::Function *Fn = nullptr;
   llvm::SmallVector<Activity, 8> Activities;
-  llvm::SmallVector<llvm::Value *, 8>
-      Primals; ///< Converted to parameter types.
+  llvm::SmallVector<llvm::Value *, 8> Primals; ///< Converted to parameter types.
   /// Shadows (reverse) or tangents (forward) of non-const parameters.
   llvm::SmallVector<llvm::Value *, 8> Derivatives;
   llvm::Value *SRet = nullptr; ///< The call returns its struct through this.
