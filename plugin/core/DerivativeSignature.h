@@ -105,6 +105,12 @@ struct DerivativeSignature {
   /// iteration wrote there, when nothing later in the iteration overwrites
   /// it (analysis/IterationOwnership.h, unchangedLaterInIteration).
   uint64_t KeptWriteArgs = 0;
+  /// Gradient only: the function is one iteration of a loop nest whose
+  /// iterations are independent, outlined by modes/FusedIterations.h. Each
+  /// call runs its forward and reverse back to back, so its tape holds one
+  /// iteration and stays in cache: it tapes the results of library math
+  /// calls (exp, tanh) rather than computing them again in the reverse sweep.
+  bool FusedIteration = false;
 
   /// The cache's key (hashed by it). It names the function by address as
   /// well: unnamed IR functions (@0, @1) must not share derivatives.
@@ -132,6 +138,8 @@ struct DerivativeSignature {
     }
     if (InTeam)
       K += "|team";
+    if (FusedIteration)
+      K += "|fused";
     if (PrivateShadowArgs) {
       K += "|p";
       K += std::to_string(PrivateShadowArgs);

@@ -4,6 +4,7 @@
 #include "analysis/IterationOwnership.h"
 #include "core/IRHelpers.h"
 #include "core/ParallelRegionCalls.h"
+#include "modes/FusedIterations.h"
 #include "modes/ReverseBuilder.h"
 #include "modes/TangentBuilder.h"
 #include "primal/Preprocess.h"
@@ -284,6 +285,8 @@ Function *DerivativeCache::gradient(const DerivativeSignature &Sig) {
                             Sig.Primal->getName() + ".ad.gradient", Sig.Primal);
   It->second = F;
   ADPhaseTimer Timer(ADPhase::ReverseMode);
+  if (buildFusedGradient(Ctx, *this, Sig, *F))
+    return F;
   ReverseBuilder Builder(Ctx, Sig, gradientPrimal(Sig.Primal, Sig.NoAliasArgs),
                          F, F);
   if (!Builder.build()) {

@@ -106,6 +106,13 @@ public:
     return *Map;
   }
 
+  /// \p Outlined was cut out of a canonical clone of \p Original (one
+  /// iteration, modes/FusedIterations.h): errors in its derivatives name
+  /// \p Original, and the driver deletes it with the other templates.
+  void adoptOutlined(llvm::Function *Outlined, llvm::Function *Original) {
+    Ctx.Diag.setOriginal(Outlined, Original);
+    Created.push_back(Outlined);
+  }
   /// Functions this cache created; the driver optimizes them at -O1 and up.
   llvm::ArrayRef<llvm::Function *> created() const { return Created; }
   /// \p F is an augmented forward sweep (a copy of the primal plus records).

@@ -135,10 +135,15 @@ static bool isCheapToRecompute(const Instruction &I) {
 /// recomputed only from values at hand, and, unless it is an intrinsic that
 /// lowers to a few instructions, only inside a loop, where taping its result
 /// costs a field per iteration. The handwritten backward of an elementwise
-/// activation recomputes it the same way (gelu: tanhf).
-static bool isRecomputableMathCall(const Instruction &I, const LoopInfo &LI) {
+/// activation recomputes it the same way (gelu: tanhf). In the gradient of
+/// one iteration of a fused loop nest (\p FusedIteration), whose tape stays
+/// in cache, a call of the math library is taped instead.
+static bool isRecomputableMathCall(const Instruction &I, const LoopInfo &LI,
+                                   bool FusedIteration) {
   auto *Call = dyn_cast<CallInst>(&I);
   if (!Call || Call->isInlineAsm() || !classifyCallee(*Call).Rule)
+    return false;
+  if (FusedIteration && isLibraryMathCall(*Call))
     return false;
   return isa<IntrinsicInst>(Call) || LI.getLoopFor(Call->getParent());
 }
@@ -359,7 +364,7 @@ Value *PrimalInReverse::recomputeFromOperands(Value *Orig, unsigned Depth) {
   bool Reload = isa<LoadInst>(I) && mayReload(*cast<LoadInst>(I));
   if (auto *Phi = dyn_cast<PHINode>(I))
     return recomputePhiInReverse(Phi, Depth);
-  bool MathCall = isRecomputableMathCall(*I, S.LI);
+  bool MathCall = isRecomputableMathCall(*I, S.LI, S.Sig.FusedIteration);
   if (!Reload && !MathCall && !isCheapToRecompute(*I))
     return nullptr;
   // Never more to tape than taping the value itself: at most one operand
@@ -429,7 +434,8 @@ bool PrimalInReverse::recomputableUncached(Instruction *I, unsigned Depth) {
     if (recomputableWithoutTape(St->getPointerOperand(), Depth + 1))
       return true;
   bool Reload = isa<LoadInst>(I) && mayReload(*cast<LoadInst>(I));
-  if (!Reload && !isRecomputableMathCall(*I, S.LI) && !isCheapToRecompute(*I))
+  if (!Reload && !isRecomputableMathCall(*I, S.LI, S.Sig.FusedIteration) &&
+      !isCheapToRecompute(*I))
     return false;
   return all_of(I->operands(), [&](Value *Op) {
     return recomputableWithoutTape(Op, Depth + 1);

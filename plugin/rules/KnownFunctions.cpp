@@ -535,4 +535,35 @@ CalleeInfo resolveCallee(const CallBase &Call, const CustomRules *Custom) {
   return {CalleeKind::Unknown};
 }
 
+bool isLibraryMathCall(const CallBase &Call) {
+  if (Call.isInlineAsm() || !classifyCallee(Call).Rule)
+    return false;
+  auto *II = dyn_cast<IntrinsicInst>(&Call);
+  if (!II)
+    return true;
+  switch (II->getIntrinsicID()) {
+  case Intrinsic::sqrt:
+  case Intrinsic::fabs:
+  case Intrinsic::fma:
+  case Intrinsic::fmuladd:
+  case Intrinsic::minnum:
+  case Intrinsic::maxnum:
+  case Intrinsic::minimum:
+  case Intrinsic::maximum:
+  case Intrinsic::minimumnum:
+  case Intrinsic::maximumnum:
+  case Intrinsic::copysign:
+  case Intrinsic::floor:
+  case Intrinsic::ceil:
+  case Intrinsic::trunc:
+  case Intrinsic::rint:
+  case Intrinsic::nearbyint:
+  case Intrinsic::round:
+  case Intrinsic::roundeven:
+    return false;
+  default:
+    return true;
+  }
+}
+
 } // namespace ad

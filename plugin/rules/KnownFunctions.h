@@ -134,6 +134,11 @@ CalleeInfo classifyCallee(const llvm::CallBase &Call);
 CalleeInfo resolveCallee(const llvm::CallBase &Call,
                          const CustomRules *Custom = nullptr);
 
+/// Whether \p Call is a math function with a rule that runs as a call of the
+/// math library (exp, log, tanh, pow), not a few instructions (sqrt, fabs,
+/// fma, min, floor): what recomputing in the reverse sweep costs most.
+bool isLibraryMathCall(const llvm::CallBase &Call);
+
 /// Whether objects of type \p T are library objects that hold text and
 /// stream state but no floating-point data, and point only to memory that
 /// holds none (std::string, string and file streams, locale, allocator):

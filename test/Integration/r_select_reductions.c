@@ -18,7 +18,8 @@
 // CHECK-DAG: remark: derivatives of 'minval_ge' read 1 running extreme(s)
 // CHECK-DAG: remark: derivatives of 'clamp_from' read 1 running extreme(s)
 // CHECK-DAG: remark: derivatives of 'softmax_rows' read 1 running extreme(s)
-// CHECK-DAG: remark: gradient of 'softmax_rows' caches {{[0-9]+}} bytes per call, {{[0-9]+}} bytes per iteration of the loop at line {{[0-9]+}}; recomputes
+// CHECK-DAG: remark: gradient of 'softmax_rows' runs the forward and reverse sweeps of each iteration of the 1 loop(s) at line {{[0-9]+}} back to back
+// CHECK-DAG: remark: gradient of 'softmax_rows.ad.iteration' caches {{[0-9]+}} bytes per call, 4 bytes per iteration of the loop at line {{[0-9]+}}; recomputes
 // CHECK-DAG: remark: derivatives of 'two_extremes' read 2 running extreme(s)
 // CHECK-DAG: remark: gradient of 'max_then_scale' caches 0 bytes per call, {{[0-9]+}} bytes per iteration
 // CHECK-DAG: remark: gradient of 'running_prefix' caches 0 bytes per call, {{[0-9]+}} bytes per iteration
