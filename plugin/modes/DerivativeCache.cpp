@@ -287,14 +287,41 @@ Function *DerivativeCache::gradient(const DerivativeSignature &Sig) {
   ADPhaseTimer Timer(ADPhase::ReverseMode);
   if (buildFusedGradient(Ctx, *this, Sig, *F))
     return F;
-  ReverseBuilder Builder(Ctx, Sig, gradientPrimal(Sig.Primal, Sig.NoAliasArgs),
-                         F, F);
-  if (!Builder.build()) {
-    discard(F);
+  if (!buildSweptGradient(Sig, *F)) {
     Gradients[Sig.key()] = nullptr;
     return nullptr;
   }
   return F;
+}
+
+Function *DerivativeCache::sweptGradient(const DerivativeSignature &Sig) {
+  std::string Key = Sig.key() + "|swept";
+  auto [It, Inserted] = Gradients.try_emplace(Key, nullptr);
+  if (!Inserted) {
+    ++Reused;
+    ++NumReused;
+    return It->second;
+  }
+  Function *F =
+      newFunction(gradientFunctionType(Sig),
+                  Sig.Primal->getName() + ".ad.gradient.swept", Sig.Primal);
+  It->second = F;
+  ADPhaseTimer Timer(ADPhase::ReverseMode);
+  if (!buildSweptGradient(Sig, *F)) {
+    Gradients[Key] = nullptr;
+    return nullptr;
+  }
+  return F;
+}
+
+bool DerivativeCache::buildSweptGradient(const DerivativeSignature &Sig,
+                                         Function &F) {
+  ReverseBuilder Builder(Ctx, Sig, gradientPrimal(Sig.Primal, Sig.NoAliasArgs),
+                         &F, &F);
+  if (Builder.build())
+    return true;
+  discard(&F);
+  return false;
 }
 
 /// The caller vouches that the call writes no memory that pointer argument k

@@ -54,6 +54,10 @@ public:
 
   llvm::Function *tangent(const DerivativeSignature &Sig);
   llvm::Function *gradient(const DerivativeSignature &Sig);
+  /// The gradient of \p Sig with its forward and reverse sweeps whole, never
+  /// fused (modes/FusedIterations.h): what a fused gradient calls where its
+  /// run-time checks fail.
+  llvm::Function *sweptGradient(const DerivativeSignature &Sig);
   SplitDerivative split(const DerivativeSignature &Sig);
 
   /// The canonical clone of a user function (see Preprocess.h).
@@ -127,6 +131,9 @@ private:
                               llvm::Function *Primal,
                               bool PrimalParamsFirst = true);
   void discard(llvm::Function *F);
+  /// Builds the ordinary gradient of \p Sig into \p F; false (an error was
+  /// reported, \p F discarded) where it cannot.
+  bool buildSweptGradient(const DerivativeSignature &Sig, llvm::Function &F);
   /// Loop facts of canonical clone \p Clone of \p F, and its bookkeeping.
   void registerCanonical(llvm::Function *Clone, llvm::Function *F);
 

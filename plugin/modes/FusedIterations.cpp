@@ -7,16 +7,22 @@
 #include "rules/KnownFunctions.h"
 #include "rules/MathRules.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/CodeExtractor.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 using namespace llvm;
 
@@ -140,8 +146,174 @@ static SmallVector<unsigned, 4> linesOf(const IndependentNest &Nest) {
   return Lines;
 }
 
+/// The comparisons \p Checks, expanded before \p At.
+static Value *expandChecks(const Conjunction &Checks, SCEVExpander &Expander,
+                           Instruction *At) {
+  IRBuilder<> B(At);
+  Value *All = B.getTrue();
+  for (const Compare &C : Checks) {
+    Type *T = C.Lhs->getType();
+    Value *L = Expander.expandCodeFor(C.Lhs, T, At);
+    Value *R = Expander.expandCodeFor(C.Rhs, T, At);
+    All = B.CreateAnd(All, B.CreateICmp(C.Pred, L, R, "ad.fused.check"));
+  }
+  return All;
+}
+
+/// Whether an inspection of \p Nest can run ahead of it: every branch and
+/// every placing check of the copy \p Inspection of the nest depends only on
+/// values the nest computes from memory it does not write. Removes the rest
+/// of the copy (stores, calls, arithmetic), keeping \p Keep.
+static bool pruneInspection(ArrayRef<BasicBlock *> Inspection,
+                            ArrayRef<Instruction *> Keep,
+                            ArrayRef<Instruction *> NestWrites, AAResults &AA) {
+  SmallPtrSet<const BasicBlock *, 16> InCopy(Inspection.begin(),
+                                             Inspection.end());
+  SmallPtrSet<Instruction *, 32> Needed;
+  SmallVector<Instruction *, 32> Work(Keep.begin(), Keep.end());
+  for (BasicBlock *BB : Inspection)
+    Work.push_back(BB->getTerminator());
+  while (!Work.empty()) {
+    Instruction *I = Work.pop_back_val();
+    if (!InCopy.contains(I->getParent()) || !Needed.insert(I).second)
+      continue;
+    for (Value *Op : I->operands())
+      if (auto *OpI = dyn_cast<Instruction>(Op))
+        Work.push_back(OpI);
+  }
+  for (Instruction *I : Needed) {
+    if (is_contained(Keep, I) || I->isTerminator() || isa<PHINode>(I))
+      continue;
+    if (I->mayHaveSideEffects())
+      return false;
+    if (auto *Ld = dyn_cast<LoadInst>(I))
+      for (Instruction *W : NestWrites)
+        if (isModSet(AA.getModRefInfo(W, MemoryLocation::get(Ld))))
+          return false;
+  }
+  for (BasicBlock *BB : Inspection)
+    for (Instruction &I : make_early_inc_range(reverse(*BB)))
+      if (!Needed.contains(&I)) {
+        I.replaceAllUsesWith(PoisonValue::get(I.getType()));
+        I.eraseFromParent();
+      }
+  return true;
+}
+
+/// Versions \p Nest of \p F (the copy that becomes the fused gradient) on
+/// its run-time checks and inspection: the nest runs where they hold, and
+/// the returned block (ending in unreachable, for the caller to fill with a
+/// call of the swept gradient) runs instead where they do not; null where
+/// they cannot be evaluated ahead of the nest.
+static BasicBlock *guardNest(Function &F, const IndependentNest &Nest,
+                             FunctionAnalysisManager &FAM) {
+  Loop *Outer = Nest.Loops[0];
+  BasicBlock *Preheader = Outer->getLoopPreheader();
+  BasicBlock *Header = Outer->getHeader();
+  BasicBlock *Exit = Outer->getExitBlock();
+  if (!Preheader || !Exit)
+    return nullptr;
+  ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+  AAResults &AA = FAM.getResult<AAManager>(F);
+  SCEVExpander Expander(SE, "ad.fused");
+  Instruction *At = Preheader->getTerminator();
+  for (const Compare &C : Nest.Checks)
+    if (!Expander.isSafeToExpandAt(C.Lhs, At) ||
+        !Expander.isSafeToExpandAt(C.Rhs, At))
+      return nullptr;
+  for (const GuardedCheck &G : Nest.GuardedChecks)
+    if (!Expander.isSafeToExpandAt(G.Holds.Lhs, At) ||
+        !Expander.isSafeToExpandAt(G.Holds.Rhs, At) ||
+        (isa<Instruction>(G.Guard) &&
+         !FAM.getResult<DominatorTreeAnalysis>(F).dominates(
+             cast<Instruction>(G.Guard), At)))
+      return nullptr;
+  Value *OK = expandChecks(Nest.Checks, Expander, At);
+  for (const GuardedCheck &G : Nest.GuardedChecks) {
+    IRBuilder<> B(At);
+    Value *Holds = expandChecks({G.Holds}, Expander, At);
+    Value *Skipped = G.Taken ? B.CreateNot(G.Guard) : G.Guard;
+    OK = B.CreateAnd(OK, B.CreateOr(Skipped, Holds));
+  }
+  LLVMContext &Ctx = F.getContext();
+  BasicBlock *Swept = BasicBlock::Create(Ctx, "ad.swept", &F);
+  new UnreachableInst(Ctx, Swept);
+  if (Nest.Inspected.empty()) {
+    IRBuilder<>(At).CreateCondBr(OK, Header, Swept);
+    At->eraseFromParent();
+    return Swept;
+  }
+
+  // Each inspected load's check, in the nest, clears a flag where it fails;
+  // the nest is then copied ahead of itself, the copy keeping only what
+  // decides its branches and the checks.
+  IRBuilder<> Entry(&*F.getEntryBlock().getFirstInsertionPt());
+  AllocaInst *Flag =
+      Entry.CreateAlloca(Type::getInt1Ty(Ctx), nullptr, "ad.inspected.flag");
+  IRBuilder<>(At).CreateStore(ConstantInt::getTrue(Ctx), Flag);
+  SmallVector<Instruction *, 4> Probes;
+  for (const InspectedLoad &X : Nest.Inspected) {
+    // (At the end of the load's block: ScalarEvolution places values
+    // defined in a block only there.)
+    Instruction *Before = X.Load->getParent()->getTerminator();
+    for (const SCEV *S : {X.Offset, X.Size, X.Lo, X.End})
+      if (!Expander.isSafeToExpandAt(S, Before))
+        return nullptr;
+    Type *I64 = X.Offset->getType();
+    Value *Off = Expander.expandCodeFor(X.Offset, I64, Before);
+    Value *Size = Expander.expandCodeFor(X.Size, I64, Before);
+    Value *Lo = Expander.expandCodeFor(X.Lo, I64, Before);
+    Value *End = Expander.expandCodeFor(X.End, I64, Before);
+    IRBuilder<> B(Before);
+    Value *In = B.CreateAnd(B.CreateICmpSLE(Lo, Off),
+                            B.CreateICmpSLE(B.CreateAdd(Off, Size), End));
+    Value *Was = B.CreateLoad(B.getInt1Ty(), Flag);
+    Probes.push_back(B.CreateStore(B.CreateAnd(Was, In), Flag));
+  }
+  SmallVector<Instruction *, 16> NestWrites;
+  for (BasicBlock *BB : Outer->blocks())
+    for (Instruction &I : *BB)
+      if (I.mayWriteToMemory() && !is_contained(Probes, &I))
+        NestWrites.push_back(&I);
+
+  ValueToValueMapTy VMap;
+  SmallVector<BasicBlock *, 16> Inspection;
+  for (BasicBlock *BB : Outer->blocks()) {
+    BasicBlock *Copy = CloneBasicBlock(BB, VMap, ".inspect", &F);
+    VMap[BB] = Copy;
+    Inspection.push_back(Copy);
+  }
+  remapInstructionsInBlocks(Inspection, VMap);
+  BasicBlock *Inspected = BasicBlock::Create(Ctx, "ad.inspected", &F);
+  for (BasicBlock *BB : Inspection)
+    BB->getTerminator()->replaceSuccessorWith(Exit, Inspected);
+  SmallVector<Instruction *, 4> KeptProbes;
+  for (Instruction *P : Probes)
+    KeptProbes.push_back(cast<Instruction>(VMap[P]));
+  if (!pruneInspection(Inspection, KeptProbes, NestWrites, AA))
+    return nullptr;
+  // The nest itself checks nothing.
+  for (Instruction *P : Probes) {
+    Value *Stored = cast<StoreInst>(P)->getValueOperand();
+    P->eraseFromParent();
+    RecursivelyDeleteTriviallyDeadInstructions(Stored);
+  }
+  for (Loop *L : Outer->getLoopsInPreorder())
+    for (PHINode &Phi : make_early_inc_range(L->getHeader()->phis()))
+      RecursivelyDeleteDeadPHINode(&Phi);
+
+  IRBuilder<>(At).CreateBr(cast<BasicBlock>(VMap[Header]));
+  At->eraseFromParent();
+  for (PHINode &Phi : Header->phis())
+    Phi.replaceIncomingBlockWith(Preheader, Inspected);
+  IRBuilder<> B(Inspected);
+  Value *Passed = B.CreateLoad(B.getInt1Ty(), Flag, "ad.inspected");
+  B.CreateCondBr(B.CreateAnd(OK, Passed), Header, Swept);
+  return Swept;
+}
+
 static void remarkFused(const Function &F, unsigned Loops,
-                        ArrayRef<unsigned> Lines) {
+                        ArrayRef<unsigned> Lines, bool Checked) {
   OptimizationRemarkEmitter ORE(&F);
   ORE.emit([&] {
     OptimizationRemark R("ad", "FusedIterations", &F);
@@ -152,8 +324,10 @@ static void remarkFused(const Function &F, unsigned Loops,
       R << " at line";
     for (unsigned Line : Lines)
       R << " " << ore::NV("Line", Line);
-    return R << " back to back (their iterations are independent): its tape "
-                "holds one iteration";
+    R << " back to back (their iterations are independent";
+    if (Checked)
+      R << ", where its run-time checks pass";
+    return R << "): its tape holds one iteration";
   });
 }
 
@@ -204,6 +378,18 @@ bool buildFusedGradient(ADContext &Ctx, DerivativeCache &Cache,
     return Discard();
   unsigned Loops = Nest.Loops.size();
   SmallVector<unsigned, 4> Lines = linesOf(Nest);
+  bool Checked = !Nest.Checks.empty() || !Nest.GuardedChecks.empty() ||
+                 !Nest.Inspected.empty();
+  BasicBlock *Swept = nullptr;
+  Function *SweptGradient = nullptr;
+  if (Checked) {
+    Swept = guardNest(*Copy, Nest, Ctx.FAM);
+    if (!Swept)
+      return Discard();
+    SweptGradient = Cache.sweptGradient(Sig);
+    if (!SweptGradient)
+      return Discard();
+  }
   std::optional<OutlinedBody> Body = outlineBody(*Nest.innermost());
   if (!Body)
     return Discard();
@@ -270,9 +456,18 @@ bool buildFusedGradient(ADContext &Ctx, DerivativeCache &Cache,
       CallInst::Create(IterationGradient, Args, "", Call.getIterator());
   Fused->setDebugLoc(Call.getDebugLoc());
   Call.eraseFromParent();
+  if (Swept) {
+    // Where the checks fail, the whole sweeps.
+    Swept->getTerminator()->eraseFromParent();
+    SmallVector<Value *, 12> All;
+    for (Argument &A : Out.args())
+      All.push_back(&A);
+    CallInst::Create(SweptGradient, All, "", Swept);
+    ReturnInst::Create(Out.getContext(), Swept);
+  }
   Ctx.FAM.clear(*Copy, Copy->getName());
   Copy->eraseFromParent();
-  remarkFused(F, Loops, Lines);
+  remarkFused(F, Loops, Lines, Checked);
   return true;
 }
 

@@ -14,6 +14,11 @@
 // computed once, as the handwritten backward of llm.c's fused
 // softmax-crossentropy has them.
 //
+// Where the independence holds only under run-time checks, or an inspection
+// of the loads that place accesses (IndependentNest), the nest is versioned
+// on them before it starts, and the gradient calls the ordinary one, its
+// sweeps whole (DerivativeCache::sweptGradient), where they fail.
+//
 // Only where the body calls such a math function inside a loop of its own:
 // elsewhere (a matrix product's dot products) an iteration tapes nothing
 // that fusing would keep in cache, and a call per iteration only costs.

@@ -3,11 +3,11 @@
 // times exponentials, so the reverse of a row must run before that of the
 // row before it, after every later row's. A fused gradient would reverse
 // row 1 before row 2 had added its adjoint into row 1's shadow. The missed
-// remark names the accesses; the gradient is checked against central
-// differences.
+// remark names the loop and the access whose footprints overlap; the
+// gradient is checked against central differences.
 // RUN: %clang_ad -O2 %s -o %t.O2 -lm && %run %t.O2
 // RUN: %clang_ad -O2 -Rpass-missed=ad -c %s -o /dev/null 2>&1 | FileCheck %s
-// CHECK: remark: gradient of 'cumulative' sweeps its loops whole, not one iteration at a time: an access at line [[#@LINE+11]] may touch memory another iteration's access at line [[#@LINE+11]] writes or reads
+// CHECK: remark: gradient of 'cumulative' sweeps its loops whole, not one iteration at a time: iterations of the loop at line [[#@LINE+9]] touch overlapping memory (the access at line [[#@LINE+11]])
 #include "ad_test.h"
 #include <ad.h>
 #include <math.h>
