@@ -127,6 +127,23 @@ static std::optional<OutlinedBody> outlineBody(Loop &L) {
     return std::nullopt;
   SetVector<Value *> Inputs, Outputs, Allocas;
   Extractor.findInputsOutputs(Inputs, Outputs, Allocas);
+  // Casts of values from outside are cast again inside: the iteration then
+  // gets one parameter per value (V, not V and zext V as well), so that
+  // ScalarEvolution sees its loops' counts as the same.
+  Instruction *InsertAt = &*Body->getFirstInsertionPt();
+  for (Value *In : Inputs) {
+    auto *Cast = dyn_cast<CastInst>(In);
+    if (!Cast)
+      continue;
+    Instruction *Copy = Cast->clone();
+    Copy->insertBefore(InsertAt->getIterator());
+    Cast->replaceUsesWithIf(Copy, [&](Use &U) {
+      auto *User = dyn_cast<Instruction>(U.getUser());
+      return User && Region.contains(User->getParent());
+    });
+  }
+  Inputs.clear(), Outputs.clear(), Allocas.clear();
+  Extractor.findInputsOutputs(Inputs, Outputs, Allocas);
   if (!Outputs.empty())
     return std::nullopt;
   CodeExtractorAnalysisCache Cache(*Header->getParent());

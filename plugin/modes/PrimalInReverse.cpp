@@ -173,7 +173,7 @@ static bool hasLifetimeMarkers(const AllocaInst &AI) {
 /// writes it, its stack slot may hold another alloca by the time the reverse
 /// sweep reads it (the backend's stack colouring shares slots from -O1), so
 /// nothing is read back from it, run-time checks or not.
-static bool inDeadLocal(const Instruction &Access) {
+bool inDeadLocal(const Instruction &Access) {
   auto *AI = dyn_cast<AllocaInst>(
       getUnderlyingObject(getLoadStorePointerOperand(&Access)));
   return AI && hasLifetimeMarkers(*AI);
@@ -296,8 +296,8 @@ std::pair<uint64_t, uint64_t> PrimalInReverse::keptArguments(CallBase &I) {
 /// Every time \p From runs, \p To runs after it before the iteration of
 /// their innermost loop ends (or the function returns, outside loops): no
 /// path from \p From reaches the loop's latch or leaves it without \p To.
-static bool alwaysFollows(const BasicBlock *From, const BasicBlock *To,
-                          const LoopInfo &LI) {
+bool alwaysFollows(const BasicBlock *From, const BasicBlock *To,
+                   const LoopInfo &LI) {
   if (From == To)
     return true;
   const Loop *L = LI.getLoopFor(From);
@@ -336,6 +336,11 @@ StoreInst *PrimalInReverse::keptStore(const Instruction &I) {
 }
 
 Value *PrimalInReverse::recomputeInReverse(Value *Orig, unsigned Depth) {
+  // A call's result as a stored quotient times its divisor, where the
+  // program's flags allow: cheaper than the call again or a tape field.
+  if (auto *Call = dyn_cast<CallInst>(Orig))
+    if (Value *V = invertQuotient(*Call, Depth))
+      return V;
   if (Value *V = recomputeFromOperands(Orig, Depth))
     return V;
   // A value the forward sweep stored where it stays: read it back, as
@@ -430,6 +435,13 @@ bool PrimalInReverse::recomputableWithoutTape(Value *V, unsigned Depth) {
 bool PrimalInReverse::recomputableUncached(Instruction *I, unsigned Depth) {
   if (auto *Phi = dyn_cast<PHINode>(I))
     return phiRecomputable(Phi, Depth);
+  if (isa<CallInst>(I))
+    if (auto Quotient = storedQuotient(*I))
+      if (recomputableWithoutTape(Quotient->First->getPointerOperand(),
+                                  Depth + 1) &&
+          (Quotient->FactorAtExit ||
+           recomputableWithoutTape(Quotient->Factor, Depth + 1)))
+        return true;
   if (StoreInst *St = keptStore(*I))
     if (recomputableWithoutTape(St->getPointerOperand(), Depth + 1))
       return true;

@@ -110,6 +110,33 @@ private:
   /// Nothing in the primal can overwrite what \p L read, so a gradient
   /// (both sweeps in one call) may load it again in the reverse sweep.
   bool stillInMemory(const llvm::LoadInst &L);
+  /// Where \p I's value was stored at an address that a later loop reads
+  /// back as X and overwrites with X / D, with fast-math flags that allow
+  /// rounding-level rewrites (reassoc, arcp), and nothing overwrites that
+  /// quotient until the reverse sweep (crossentropy's probs[i] = exp(..),
+  /// then probs[i] /= sum, which -ffast-math makes probs[i] * (1 / sum)). The
+  /// reverse sweep then recomputes I as the stored quotient times D
+  /// (InvertedQuotients.cpp).
+  struct StoredQuotient {
+    llvm::StoreInst *First;
+    /// The division (or the multiplication by a reciprocal that the
+    /// optimizer made of it), whose flags the inversion keeps.
+    llvm::BinaryOperator *Quotient;
+    /// The later loop's load of I's value.
+    llvm::LoadInst *Reread;
+    /// I is the quotient times Factor (or divided by it).
+    llvm::Value *Factor;
+    bool Multiply;
+    /// The loops are in no other, so they run once: Factor, as the later
+    /// loop sees it (the first loop's last value, say), is kept in a slot
+    /// where the later loop reads I back.
+    bool FactorAtExit;
+  };
+  std::optional<StoredQuotient> storedQuotient(const llvm::Instruction &I);
+  std::optional<StoredQuotient> findStoredQuotient(const llvm::Instruction &I);
+  /// \p I as storedQuotient allows, placed in the reverse block; null
+  /// where it does not apply.
+  llvm::Value *invertQuotient(llvm::Instruction &I, unsigned Depth);
   /// \p L may be loaded again in the reverse sweep: nothing in the primal
   /// can overwrite it, and nothing outside runs in between (a gradient, or
   /// a split derivative whose caller keeps that argument's memory).
@@ -117,6 +144,10 @@ private:
   /// \p Ld reads memory of an argument the caller knows this function does
   /// not write (DerivativeSignature::UnwrittenArgs).
   bool unwrittenArgument(const llvm::LoadInst &Ld) const;
+
+  llvm::DenseMap<const llvm::Instruction *, std::optional<StoredQuotient>>
+      Quotients;
+  llvm::DenseMap<const llvm::Value *, llvm::AllocaInst *> FactorSlots;
 
   // --- Slots: loop invariants and induction variables
   // (PrimalInLoops.cpp) ---
@@ -180,6 +211,14 @@ private:
   llvm::DenseMap<std::pair<const llvm::Value *, const llvm::Loop *>, unsigned>
       InvariantIndex;
 };
+
+/// Every time \p From runs, \p To runs after it before the iteration of
+/// their innermost loop ends (or the function returns, outside loops).
+bool alwaysFollows(const llvm::BasicBlock *From, const llvm::BasicBlock *To,
+                   const llvm::LoopInfo &LI);
+/// \p Access is to an alloca with lifetime markers, whose stack slot may
+/// hold another alloca by the time the reverse sweep runs.
+bool inDeadLocal(const llvm::Instruction &Access);
 
 } // namespace ad
 

@@ -11,7 +11,15 @@
 // target.
 // RUN: %clang_ad -O2 %s -o %t.O2 -lm && %run %t.O2
 // RUN: %clang_ad -O2 -Rpass=ad -c %s -o /dev/null 2>&1 | FileCheck %s
-// CHECK: remark: gradient of 'crossentropy' runs the forward and reverse sweeps of each iteration of the 2 loop(s) at line [[#@LINE+8]] [[#@LINE+9]] back to back (their iterations are independent, where its run-time checks pass): its tape holds one iteration
+// CHECK: remark: gradient of 'crossentropy' runs the forward and reverse sweeps of each iteration of the 2 loop(s) at line [[#@LINE+16]] [[#@LINE+17]] back to back (their iterations are independent, where its run-time checks pass): its tape holds one iteration
+// Under -ffast-math the row's exponentials are not taped either: each is
+// the stored probability times the sum (InvertedQuotients.cpp); without
+// reassociation and reciprocals allowed it is taped, per element.
+// RUN: %clang_ad -O2 -ffast-math %s -o %t.fast -lm && %run %t.fast
+// RUN: %clang_ad -O2 -ffast-math -Rpass=ad -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=FAST
+// RUN: %clang_ad -O2 -ffast-math -fno-associative-math -fno-reciprocal-math -Rpass=ad -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXACT
+// FAST: remark: gradient of 'crossentropy.ad.iteration' caches {{.*}}(where its run-time checks pass: {{[0-9]+}} bytes per call);
+// EXACT: remark: gradient of 'crossentropy.ad.iteration' caches {{.*}}(where its run-time checks pass: {{[0-9]+}} bytes per call, 8 bytes per iteration of the loop at line {{[0-9]+}});
 #include "ad_test.h"
 #include <ad.h>
 #include <math.h>
@@ -23,8 +31,8 @@ void crossentropy(double *restrict losses, double *restrict probs,
     for (int t = 0; t < T; t++) {
       const double *logits_bt = logits + b * T * Vp + t * Vp;
       double *probs_bt = probs + b * T * Vp + t * Vp;
-      double maxval = -INFINITY;
-      for (int i = 0; i < V; i++)
+      double maxval = logits_bt[0];
+      for (int i = 1; i < V; i++)
         if (logits_bt[i] > maxval)
           maxval = logits_bt[i];
       double sum = 0.0;
