@@ -58,8 +58,8 @@ public:
       : SE(FAM.getResult<ScalarEvolutionAnalysis>(F)),
         LI(FAM.getResult<LoopAnalysis>(F)),
         DT(FAM.getResult<DominatorTreeAnalysis>(F)),
-        AA(FAM.getResult<AAManager>(F)), DL(F.getDataLayout()),
-        I64(Type::getInt64Ty(F.getContext())), Intervals(SE), Nest(Nest) {}
+        AA(FAM.getResult<AAManager>(F)), I64(Type::getInt64Ty(F.getContext())),
+        Intervals(SE), Nest(Nest) {}
 
   bool prove(ArrayRef<Instruction *> Accesses, std::string &WhyNot);
 
@@ -75,7 +75,6 @@ private:
   LoopInfo &LI;
   DominatorTree &DT;
   AAResults &AA;
-  const DataLayout &DL;
   Type *I64;
   IntervalFinder Intervals;
   IndependentNest &Nest;
@@ -84,35 +83,8 @@ private:
 } // namespace
 
 std::optional<Access> FootprintProof::accessOf(Instruction *I) {
-  Value *Ptr = nullptr;
-  const SCEV *Size = nullptr;
-  auto FixedSize = [&](Type *T) -> const SCEV * {
-    TypeSize TS = DL.getTypeStoreSize(T);
-    return TS.isScalable() ? nullptr : SE.getConstant(I64, TS.getFixedValue());
-  };
-  if (auto *Ld = dyn_cast<LoadInst>(I)) {
-    Ptr = Ld->getPointerOperand();
-    Size = FixedSize(Ld->getType());
-  } else if (auto *St = dyn_cast<StoreInst>(I)) {
-    Ptr = St->getPointerOperand();
-    Size = FixedSize(St->getValueOperand()->getType());
-  } else if (auto *MS = dyn_cast<MemSetInst>(I)) {
-    Ptr = MS->getRawDest();
-    Size = SE.getTruncateOrZeroExtend(SE.getSCEV(MS->getLength()), I64);
-  }
-  if (!Ptr || !Size || !SE.isSCEVable(Ptr->getType()))
-    return std::nullopt;
-  const SCEV *P = SE.getSCEV(Ptr);
-  const SCEV *Base = SE.getPointerBase(P);
-  const SCEV *Offset = SE.removePointerBase(P);
-  if (!isa<SCEVUnknown>(Base) || isa<SCEVCouldNotCompute>(Offset) ||
-      Offset->getType() != I64)
-    return std::nullopt;
-  Access A{I, Base, Offset, Size, LI.getLoopFor(I->getParent()), {}};
-  WidenExtensions Widen(SE, Intervals, outermostInside(A.L, nullptr), A.Assume);
-  A.Offset = Widen.visit(A.Offset);
-  A.Size = Widen.visit(A.Size);
-  return A;
+  // (A memcpy or memmove is no plain write: the nest refuses it before.)
+  return accessOfInstruction(I, SE, LI, Intervals);
 }
 
 bool FootprintProof::atMost(const SCEV *A, const SCEV *B) {

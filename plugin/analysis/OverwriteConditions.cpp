@@ -3,6 +3,7 @@
 #include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -18,6 +19,45 @@ const Loop *outermostInside(const Loop *L, const Loop *Around) {
   while (L->getParentLoop() != Around)
     L = L->getParentLoop();
   return L;
+}
+
+std::optional<Access> accessOfInstruction(Instruction *I, ScalarEvolution &SE,
+                                          const LoopInfo &LI,
+                                          IntervalFinder &Intervals) {
+  Value *Ptr = nullptr;
+  const SCEV *Size = nullptr;
+  const DataLayout &DL = I->getDataLayout();
+  Type *I64 = Type::getInt64Ty(I->getContext());
+  auto FixedSize = [&](Type *T) -> const SCEV * {
+    TypeSize TS = DL.getTypeStoreSize(T);
+    return TS.isScalable() ? nullptr : SE.getConstant(I64, TS.getFixedValue());
+  };
+  if (auto *Ld = dyn_cast<LoadInst>(I)) {
+    Ptr = Ld->getPointerOperand();
+    Size = FixedSize(Ld->getType());
+  } else if (auto *St = dyn_cast<StoreInst>(I)) {
+    Ptr = St->getPointerOperand();
+    Size = FixedSize(St->getValueOperand()->getType());
+  } else if (auto *MI = dyn_cast<MemIntrinsic>(I)) {
+    Ptr = MI->getRawDest();
+    if (SE.isSCEVable(MI->getLength()->getType()))
+      Size = SE.getTruncateOrZeroExtend(SE.getSCEV(MI->getLength()), I64);
+  }
+  if (!Ptr || !Size || !SE.isSCEVable(Ptr->getType()))
+    return std::nullopt;
+  const SCEV *P = SE.getSCEV(Ptr);
+  const SCEV *Base = SE.getPointerBase(P);
+  if (!isa<SCEVUnknown>(Base))
+    return std::nullopt;
+  const SCEV *Offset = SE.removePointerBase(P);
+  if (isa<SCEVCouldNotCompute>(Offset) || Offset->getType() != I64)
+    return std::nullopt;
+  Access A{I, Base, Offset, Size, LI.getLoopFor(I->getParent()), {}};
+  WidenExtensions Widen(SE, Intervals, outermostInside(A.L, nullptr),
+                        A.Assume);
+  A.Offset = Widen.visit(A.Offset);
+  A.Size = Widen.visit(A.Size);
+  return A;
 }
 
 const SCEV *OverwriteConditions::absolute(const Access &A, const SCEV *Offset) {

@@ -50,6 +50,15 @@ struct Access {
   Conjunction Assume;
 };
 
+/// Load, store or memory operation \p I as an access: its base object, its
+/// byte offset and size in 64 bits (narrow index arithmetic widened under
+/// assumptions, WidenExtensions); nullopt for what ScalarEvolution cannot
+/// describe so.
+std::optional<Access> accessOfInstruction(llvm::Instruction *I,
+                                          llvm::ScalarEvolution &SE,
+                                          const llvm::LoopInfo &LI,
+                                          IntervalFinder &Intervals);
+
 /// The outermost loop around \p L that is inside \p Around (Around null:
 /// the outermost of all).
 const llvm::Loop *outermostInside(const llvm::Loop *L,

@@ -113,8 +113,7 @@ public:
       : F(F), FAM(FAM), LI(FAM.getResult<LoopAnalysis>(F)),
         DT(FAM.getResult<DominatorTreeAnalysis>(F)),
         SE(FAM.getResult<ScalarEvolutionAnalysis>(F)),
-        AAR(FAM.getResult<AAManager>(F)), Overwrites(SE, LI, DT),
-        DL(F.getParent()->getDataLayout()) {}
+        AAR(FAM.getResult<AAManager>(F)), Overwrites(SE, LI, DT) {}
 
   std::optional<ReloadVersions> run();
 
@@ -171,43 +170,10 @@ private:
   ScalarEvolution &SE;
   AAResults &AAR;
   OverwriteConditions Overwrites;
-  const DataLayout &DL;
 };
 
 std::optional<Access> ReloadVersioner::accessOf(Instruction *I) {
-  Value *Ptr = nullptr;
-  const SCEV *Size = nullptr;
-  Type *I64 = Type::getInt64Ty(F.getContext());
-  auto FixedSize = [&](Type *T) -> const SCEV * {
-    TypeSize TS = DL.getTypeStoreSize(T);
-    return TS.isScalable() ? nullptr : SE.getConstant(I64, TS.getFixedValue());
-  };
-  if (auto *Ld = dyn_cast<LoadInst>(I)) {
-    Ptr = Ld->getPointerOperand();
-    Size = FixedSize(Ld->getType());
-  } else if (auto *St = dyn_cast<StoreInst>(I)) {
-    Ptr = St->getPointerOperand();
-    Size = FixedSize(St->getValueOperand()->getType());
-  } else if (auto *MI = dyn_cast<MemIntrinsic>(I)) {
-    Ptr = MI->getRawDest();
-    if (SE.isSCEVable(MI->getLength()->getType()))
-      Size = SE.getTruncateOrZeroExtend(SE.getSCEV(MI->getLength()), I64);
-  }
-  if (!Ptr || !Size || !SE.isSCEVable(Ptr->getType()))
-    return std::nullopt;
-  const SCEV *P = SE.getSCEV(Ptr);
-  const SCEV *Base = SE.getPointerBase(P);
-  if (!isa<SCEVUnknown>(Base))
-    return std::nullopt;
-  const SCEV *Offset = SE.removePointerBase(P);
-  if (isa<SCEVCouldNotCompute>(Offset) || Offset->getType() != I64)
-    return std::nullopt;
-  Access A{I, Base, Offset, Size, LI.getLoopFor(I->getParent()), {}};
-  WidenExtensions Widen(SE, Overwrites.intervals(),
-                        outermostInside(A.L, nullptr), A.Assume);
-  A.Offset = Widen.visit(A.Offset);
-  A.Size = Widen.visit(A.Size);
-  return A;
+  return accessOfInstruction(I, SE, LI, Overwrites.intervals());
 }
 
 const RegionFootprint &ReloadVersioner::footprintOf(CallBase &Region) {
