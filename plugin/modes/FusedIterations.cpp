@@ -4,6 +4,7 @@
 #include "core/DerivativeSignature.h"
 #include "core/IRHelpers.h"
 #include "modes/DerivativeCache.h"
+#include "primal/ReloadVersioning.h"
 #include "rules/KnownFunctions.h"
 #include "rules/MathRules.h"
 #include "llvm/ADT/SetVector.h"
@@ -163,20 +164,6 @@ static SmallVector<unsigned, 4> linesOf(const IndependentNest &Nest) {
   return Lines;
 }
 
-/// The comparisons \p Checks, expanded before \p At.
-static Value *expandChecks(const Conjunction &Checks, SCEVExpander &Expander,
-                           Instruction *At) {
-  IRBuilder<> B(At);
-  Value *All = B.getTrue();
-  for (const Compare &C : Checks) {
-    Type *T = C.Lhs->getType();
-    Value *L = Expander.expandCodeFor(C.Lhs, T, At);
-    Value *R = Expander.expandCodeFor(C.Rhs, T, At);
-    All = B.CreateAnd(All, B.CreateICmp(C.Pred, L, R, "ad.fused.check"));
-  }
-  return All;
-}
-
 /// Whether an inspection of \p Nest can run ahead of it: every branch and
 /// every placing check of the copy \p Inspection of the nest depends only on
 /// values the nest computes from memory it does not write. Removes the rest
@@ -245,10 +232,10 @@ static BasicBlock *guardNest(Function &F, const IndependentNest &Nest,
          !FAM.getResult<DominatorTreeAnalysis>(F).dominates(
              cast<Instruction>(G.Guard), At)))
       return nullptr;
-  Value *OK = expandChecks(Nest.Checks, Expander, At);
+  Value *OK = expandCondition({Nest.Checks}, Expander, At);
   for (const GuardedCheck &G : Nest.GuardedChecks) {
     IRBuilder<> B(At);
-    Value *Holds = expandChecks({G.Holds}, Expander, At);
+    Value *Holds = expandCondition({{G.Holds}}, Expander, At);
     Value *Skipped = G.Taken ? B.CreateNot(G.Guard) : G.Guard;
     OK = B.CreateAnd(OK, B.CreateOr(Skipped, Holds));
   }
@@ -403,9 +390,6 @@ bool buildFusedGradient(ADContext &Ctx, DerivativeCache &Cache,
     Swept = guardNest(*Copy, Nest, Ctx.FAM);
     if (!Swept)
       return Discard();
-    SweptGradient = Cache.sweptGradient(Sig);
-    if (!SweptGradient)
-      return Discard();
   }
   std::optional<OutlinedBody> Body = outlineBody(*Nest.innermost());
   if (!Body)
@@ -451,6 +435,9 @@ bool buildFusedGradient(ADContext &Ctx, DerivativeCache &Cache,
   }
   Function *IterationGradient = Cache.gradient(Iteration);
   if (!IterationGradient)
+    return Discard();
+  // Last: where fusing gives up, the caller builds this very gradient.
+  if (Swept && !(SweptGradient = Cache.sweptGradient(Sig)))
     return Discard();
 
   // The copy's body becomes the gradient's; each iteration calls the

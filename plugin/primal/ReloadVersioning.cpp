@@ -145,7 +145,6 @@ private:
   /// iterations (conditions that must all hold); nullopt if nothing here can.
   std::optional<SmallVector<Condition, 2>> inLoopCondition(Instruction *Ld,
                                                            const Access &LA);
-  Value *expand(const Condition &C, SCEVExpander &Exp, Instruction *At);
   /// \p S, with values computed later than \p At from values available
   /// there recomputed at \p At; nullptr if it cannot be evaluated there.
   const SCEV *atCheck(const SCEV *S, SCEVExpander &Exp, Instruction *At);
@@ -359,24 +358,6 @@ const SCEV *ReloadVersioner::atCheck(const SCEV *S, SCEVExpander &Exp,
     return nullptr;
   S = SCEVParameterRewriter::rewrite(S, SE, Map);
   return Exp.isSafeToExpandAt(S, At) ? S : nullptr;
-}
-
-Value *ReloadVersioner::expand(const Condition &C, SCEVExpander &Exp,
-                               Instruction *At) {
-  IRBuilder<> B(At);
-  Value *Any = nullptr;
-  for (const Conjunction &Conj : C) {
-    Value *All = nullptr;
-    for (const Compare &Cmp : Conj) {
-      Type *T = Cmp.Lhs->getType();
-      Value *L = Exp.expandCodeFor(Cmp.Lhs, T, At);
-      Value *R = Exp.expandCodeFor(Cmp.Rhs, T, At);
-      Value *V = B.CreateICmp(Cmp.Pred, L, R, "ad.nooverwrite");
-      All = All ? B.CreateAnd(All, V) : V;
-    }
-    Any = Any ? B.CreateOr(Any, All) : All;
-  }
-  return Any ? Any : B.getTrue();
 }
 
 std::optional<ReloadVersions> ReloadVersioner::run() {
@@ -614,14 +595,14 @@ std::optional<ReloadVersions> ReloadVersioner::run() {
     }
     if (!Seen.insert(std::move(Key)).second)
       continue;
-    Value *V = expand(*C, Exp, At);
+    Value *V = expandCondition(*C, Exp, At);
     OK = OK ? B.CreateAnd(OK, V) : V;
   }
   DenseMap<Instruction *, Value *> WrittenOK;
   for (auto &[Call, Conditions] : WrittenChecks) {
     Value *CallOK = nullptr;
     for (const Condition *C : Conditions) {
-      Value *V = expand(*C, Exp, At);
+      Value *V = expandCondition(*C, Exp, At);
       CallOK = CallOK ? B.CreateAnd(CallOK, V) : V;
     }
     WrittenOK[Call] = CallOK ? B.CreateFreeze(CallOK) : B.getTrue();
@@ -745,6 +726,23 @@ bool ReloadVersioner::version(Instruction *At, Value *OK,
 }
 
 } // namespace
+
+Value *expandCondition(const Condition &C, SCEVExpander &Exp, Instruction *At) {
+  IRBuilder<> B(At);
+  Value *Any = nullptr;
+  for (const Conjunction &Conj : C) {
+    Value *All = nullptr;
+    for (const Compare &Cmp : Conj) {
+      Type *T = Cmp.Lhs->getType();
+      Value *L = Exp.expandCodeFor(Cmp.Lhs, T, At);
+      Value *R = Exp.expandCodeFor(Cmp.Rhs, T, At);
+      Value *V = B.CreateICmp(Cmp.Pred, L, R, "ad.nooverwrite");
+      All = All ? B.CreateAnd(All, V) : V;
+    }
+    Any = Any ? B.CreateOr(Any, All) : All;
+  }
+  return Any ? Any : B.getTrue();
+}
 
 std::optional<ReloadVersions> versionForReloads(Function &F,
                                                 FunctionAnalysisManager &FAM) {

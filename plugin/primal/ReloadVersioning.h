@@ -38,12 +38,15 @@
 #ifndef AD_MODES_RELOADVERSIONING_H
 #define AD_MODES_RELOADVERSIONING_H
 
+#include "analysis/AccessIntervals.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/IR/PassManager.h"
 #include <optional>
 
 namespace llvm {
 class BasicBlock;
+class SCEVExpander;
+class Value;
 class Function;
 class Instruction;
 } // namespace llvm
@@ -78,6 +81,11 @@ struct ReloadVersions {
 /// an unspecified state, for the caller to drop).
 std::optional<ReloadVersions>
 versionForReloads(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
+
+/// Condition \p C (a disjunction of conjunctions of comparisons), expanded
+/// before \p At: true where it holds.
+llvm::Value *expandCondition(const Condition &C, llvm::SCEVExpander &Exp,
+                             llvm::Instruction *At);
 
 } // namespace ad
 
