@@ -12,6 +12,8 @@
 // -passes='ad<O2>' also optimizes the derivatives as -O2 would.
 // -passes='print<ad-activity>' / 'print<ad-types>' print the analyses'
 // decisions for every differentiation call (to stderr), changing nothing.
+// -passes=ad-loads-before-stores: the post-AD pipeline's load scheduling
+// (driver/LoadsBeforeStores.h) alone, on any function, for tests.
 // At the start of the pipeline, KeepRuleCallsPass keeps functions with custom
 // rules (include/ad.h) from being inlined before the pass sees their calls.
 //
@@ -19,6 +21,7 @@
 #include "driver/ADPass.h"
 #include "driver/AnalysisPrinters.h"
 #include "driver/Libdevice.h"
+#include "driver/LoadsBeforeStores.h"
 #include "rules/CustomRules.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Plugins/PassPlugin.h"
@@ -58,6 +61,14 @@ static void registerCallbacks(PassBuilder &PB) {
         if (!Level)
           return false;
         MPM.addPass(ad::ADPass(*Level, &PB));
+        return true;
+      });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, FunctionPassManager &FPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name != "ad-loads-before-stores")
+          return false;
+        FPM.addPass(ad::LoadsBeforeStoresPass());
         return true;
       });
   // Calls to functions with custom rules must survive the pipeline's

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "driver/PostADPipeline.h"
+#include "driver/LoadsBeforeStores.h"
 #include "llvm/Analysis/LoopAccessAnalysis.h"
 #include "llvm/IR/Function.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -63,6 +64,9 @@ void optimizeDerivatives(ArrayRef<Function *> Derivatives,
                                     .needCanonicalLoops(false)
                                     .hoistCommonInsts(true)
                                     .sinkCommonInsts(true)));
+    // After the vectorizer, whose runtime checks show the adjoints a
+    // reverse loop updates apart (see LoadsBeforeStores.h).
+    FPM.addPass(LoadsBeforeStoresPass());
   }
   // An augmented forward sweep is the primal, which the simplification
   // pipeline has already been through, plus the stores of its records: a
