@@ -84,6 +84,7 @@ bool ReverseBuilder::build() {
   Flow.emitReverseEntryAndExit();
   Records.emitRecords();
   Records.reserveTape();
+  Records.checkCapacityPerEntry();
   if (S.Combined)
     Records.dropUnusedTape();
   Records.remarkTape(Values.recomputedCount());

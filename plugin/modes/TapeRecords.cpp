@@ -6,11 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "modes/TapeRecords.h"
+#include "rules/KnownFunctions.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SCCIterator.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -179,8 +181,9 @@ void TapeRecords::emitRecords() {
     R.Pop->setArgOperand(1, B.getInt64(Size));
     auto *CloneBB = cast<BasicBlock>(S.VMap[BB]);
     B.SetInsertPoint(CloneBB->getTerminator());
-    Value *Rec = B.CreateCall(S.Ctx.Runtime.tapePush(),
-                              {S.TapeFwd, B.getInt64(Size)}, "record");
+    CallInst *Rec = B.CreateCall(S.Ctx.Runtime.tapePush(),
+                                 {S.TapeFwd, B.getInt64(Size)}, "record");
+    R.Push = Rec;
     for (auto &[V, Offset] : R.Fields)
       B.CreateAlignedStore(
           V, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Rec, Offset),
@@ -234,7 +237,7 @@ void TapeRecords::reserveTape() {
       continue;
     }
     auto It = S.Bounds.find(L->getHeader());
-    if (It == S.Bounds.end())
+    if (It == S.Bounds.end() || !It->second.Iterations)
       continue; // Pushes grow the tape as they go.
     const IterationBound &Bound = It->second;
     auto *At = cast_or_null<Instruction>(S.VMap.lookup(Bound.At));
@@ -280,6 +283,60 @@ void TapeRecords::reserveTape() {
                    B.CreateBinaryIntrinsic(Intrinsic::umin, Sum.Maybe, Budget));
     }
     B.CreateCall(S.Ctx.Runtime.tapeReserve(), {S.TapeFwd, Total});
+  }
+}
+
+/// Whether \p L calls nothing that may push records of its own: only
+/// intrinsics and the math library (whose results a record may hold).
+static bool callsNothingThatRecords(const Loop &L) {
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB)
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        if (!isa<IntrinsicInst>(Call) && !isLibraryMathCall(*Call))
+          return false;
+  return true;
+}
+
+void TapeRecords::checkCapacityPerEntry() {
+  IRBuilder<> &B = S.B;
+  auto InForward = [&](Value *Primal) -> Value * {
+    if (!Primal || isa<Constant>(Primal))
+      return Primal;
+    return S.VMap.lookup(Primal);
+  };
+  for (Loop *L : S.LI.getLoopsInPreorder()) {
+    auto It = S.Bounds.find(L->getHeader());
+    if (It == S.Bounds.end() || !It->second.PerEntry ||
+        !callsNothingThatRecords(*L))
+      continue;
+    const IterationBound &Bound = It->second;
+    auto *Preheader =
+        dyn_cast_or_null<BasicBlock>(S.VMap.lookup(L->getLoopPreheader()));
+    if (!Preheader)
+      continue;
+    // Every record of the loop must be pushed here, at most as often as
+    // counted: a record in a branch would take room without counting.
+    SmallVector<std::pair<CallInst *, Value *>, 4> Pushes; // (push, runs)
+    bool Counted = true;
+    for (BasicBlock *BB : L->blocks()) {
+      auto Found = Records.find(BB);
+      if (Found == Records.end() || !Found->second->Push)
+        continue;
+      Value *Runs = InForward(Bound.runsPerEntry(BB));
+      Counted &= Runs && runsEveryIteration(BB, L, S.DT);
+      Pushes.push_back({Found->second->Push, Runs});
+    }
+    if (!Counted || Pushes.empty())
+      continue;
+    B.SetInsertPoint(Preheader->getTerminator());
+    Value *Bytes = nullptr;
+    for (auto [Push, Runs] : Pushes)
+      Bytes = addBytes(
+          B, Bytes,
+          saturatingMul(B, Runs, Push->getArgOperand(1), "tape.bytes"));
+    B.CreateCall(S.Ctx.Runtime.tapeEnsure(), {S.TapeFwd, Bytes});
+    for (auto [Push, Runs] : Pushes)
+      Push->setCalledFunction(S.Ctx.Runtime.tapePushUnchecked());
   }
 }
 

@@ -42,6 +42,13 @@ public:
   /// Before each loop nest whose iterations are bounded (TapeReservation.h),
   /// or once at the entry, reserves the bytes its records will take.
   void reserveTape();
+  /// In an innermost loop with a trip count known at its preheader, whose
+  /// only pushes are records of blocks that run on every iteration (no
+  /// calls but to intrinsics and the math library, so no callee's records):
+  /// the capacity is made sure of once per entry, for the whole loop, and
+  /// the pushes do not check it. A record pushed per element (a softmax's
+  /// exponentials) then costs two stores and no branch.
+  void checkCapacityPerEntry();
   /// A gradient of straight-line code keeps nothing: no tape to create and
   /// free.
   void dropUnusedTape();
@@ -59,6 +66,7 @@ private:
   /// reverse block starts.
   struct BlockRecord {
     llvm::CallInst *Pop = nullptr; ///< In the reverse block; size set last.
+    llvm::CallInst *Push = nullptr; ///< In the forward block, once emitted.
     /// Emitted as stack slots (recordOnStack); Pop is gone then.
     bool OnStack = false;
     llvm::Instruction *LastLoad = nullptr; ///< Where the next load goes.

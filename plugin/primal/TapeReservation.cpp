@@ -738,11 +738,37 @@ IterationBoundMap materializeIterationBounds(Function &F,
       continue;
     Nests.push_back(std::move(Nest));
   }
+  // Innermost loops' runs per entry (IterationBound::PerEntry).
+  struct EnteredLoop {
+    Loop *L;
+    const SCEV *Runs, *Completed;
+  };
+  SmallVector<EnteredLoop, 8> Entered;
+  for (Loop *L : LI.getLoopsInPreorder())
+    if (L->isInnermost() && L->getLoopPreheader())
+      if (const SCEV *Taken = exactTakenCount(*L, SE)) {
+        EnteredLoop E{L, headerRuns(Taken, SE), nullptr};
+        if (exitsOnlyAtHeader(*L))
+          E.Completed = backedgesTaken(Taken, SE);
+        Instruction *At = L->getLoopPreheader()->getTerminator();
+        if (Exp.isSafeToExpandAt(E.Runs, At) &&
+            (!E.Completed || Exp.isSafeToExpandAt(E.Completed, At)))
+          Entered.push_back(E);
+      }
   for (NestBound &Nest : Nests)
     for (NestLoop &NL : Nest.Loops)
       expandBound(NL, Nest.At, Result, Exp);
+  for (const EnteredLoop &E : Entered) {
+    Instruction *At = E.L->getLoopPreheader()->getTerminator();
+    IterationBound &Bound = Result[E.L->getHeader()];
+    Bound.Header = E.L->getHeader();
+    Bound.PerEntry = Exp.expandCodeFor(E.Runs, E.Runs->getType(), At);
+    if (E.Completed)
+      Bound.CompletedPerEntry =
+          Exp.expandCodeFor(E.Completed, E.Completed->getType(), At);
+  }
   Exp.clear();
-  if (!Nests.empty())
+  if (!Nests.empty() || !Entered.empty())
     FAM.invalidate(F, PreservedAnalyses::none());
   return Result;
 }

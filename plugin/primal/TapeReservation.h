@@ -59,6 +59,21 @@ struct IterationBound {
   /// are known: decided by conditions that do not change while the nest
   /// runs, or summed in closed form.
   llvm::DenseMap<const llvm::BasicBlock *, llvm::Value *> InBranches;
+  /// For an innermost loop with an exact trip count: the header's runs per
+  /// entry into the loop, computed at the end of its preheader (for any such
+  /// loop, counted nest or not: a bound with only this is no reservation).
+  /// Pushes of records that run on every iteration may then check the
+  /// capacity once per entry (TapeRecords::checkCapacityPerEntry).
+  llvm::Value *PerEntry = nullptr;
+  /// Where only the header exits: the runs per entry of the loop's other
+  /// blocks, one per backedge taken; null elsewhere.
+  llvm::Value *CompletedPerEntry = nullptr;
+
+  /// At most how many times \p BB, a block of an innermost loop that runs
+  /// on every iteration, runs per entry into the loop.
+  llvm::Value *runsPerEntry(const llvm::BasicBlock *BB) const {
+    return BB != Header && CompletedPerEntry ? CompletedPerEntry : PerEntry;
+  }
 
   /// At most how many times \p BB, a block of the loop (not of a subloop)
   /// that runs on every iteration, runs.

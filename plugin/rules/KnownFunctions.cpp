@@ -100,8 +100,11 @@ const NamedKind LibraryFunctions[] = {
     // The tape of a derivative that is differentiated again
     // (runtime/RuntimeFunctions.h emits these).
     {"__ad_tape_push", CalleeKind::TapePush},
+    {"__ad_tape_push_unchecked", CalleeKind::TapePush},
     {"__ad_tape_pop", CalleeKind::TapePop},
     {"__ad_tape_reserve", CalleeKind::TapeReserve},
+    // A shadow tape's pushes check their capacity: reserving is enough.
+    {"__ad_tape_ensure", CalleeKind::TapeReserve},
     {"__ad_tape_free", CalleeKind::TapeFree},
     // No derivative flows through these. Printing is inactive even when
     // given a differentiated value: the value only flows out to the stream.

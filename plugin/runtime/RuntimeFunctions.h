@@ -31,6 +31,13 @@ public:
   llvm::StructType *tapeType();
   /// ptr push(ptr tape, i64 bytes): reserves bytes, returns where to write.
   llvm::Function *tapePush();
+  /// ptr push_unchecked(ptr tape, i64 bytes): push where tapeEnsure has
+  /// made room already (TapeRecords::checkCapacityPerEntry).
+  llvm::Function *tapePushUnchecked();
+  /// void ensure(ptr tape, i64 bytes): grows the buffer, if it must, so
+  /// that bytes more fit; aborts where that cannot be allocated (as a push
+  /// that must grow does).
+  llvm::Function *tapeEnsure();
   /// ptr pop(ptr tape, i64 bytes): releases bytes, returns where to read.
   llvm::Function *tapePop();
   /// void reserve(ptr tape, i64 bytes): makes room for bytes more, exactly,

@@ -309,6 +309,56 @@ Function *RuntimeFunctions::tapePush() {
   return F;
 }
 
+Function *RuntimeFunctions::tapePushUnchecked() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
+  bool Created;
+  Function *F = getOrCreate("__ad_tape_push_unchecked",
+                            FunctionType::get(Ptr, {Ptr, I64}, false), Created);
+  if (!Created)
+    return F;
+  F->addFnAttr(Attribute::AlwaysInline);
+  StructType *TT = tapeType();
+  Value *Tape = F->getArg(0), *Bytes = F->getArg(1);
+  IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+  Value *SizePtr = B.CreateStructGEP(TT, Tape, 1);
+  Value *Size = B.CreateLoad(I64, SizePtr);
+  B.CreateStore(B.CreateAdd(Size, Bytes), SizePtr);
+  Value *Data = B.CreateLoad(Ptr, B.CreateStructGEP(TT, Tape, 0));
+  B.CreateRet(B.CreateGEP(B.getInt8Ty(), Data, Size));
+  return F;
+}
+
+Function *RuntimeFunctions::tapeEnsure() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
+  bool Created;
+  Function *F = getOrCreate(
+      "__ad_tape_ensure",
+      FunctionType::get(Type::getVoidTy(C), {Ptr, I64}, false), Created);
+  if (!Created)
+    return F;
+  F->addFnAttr(Attribute::AlwaysInline);
+  // need = size + bytes, saturating: a need no allocation can meet makes
+  // grow abort, never a push past the end.
+  StructType *TT = tapeType();
+  Value *Tape = F->getArg(0), *Bytes = F->getArg(1);
+  BasicBlock *Entry = BasicBlock::Create(C, "entry", F);
+  BasicBlock *Grow = BasicBlock::Create(C, "grow", F);
+  BasicBlock *Done = BasicBlock::Create(C, "done", F);
+  IRBuilder<> B(Entry);
+  Value *Size = B.CreateLoad(I64, B.CreateStructGEP(TT, Tape, 1));
+  Value *Cap = B.CreateLoad(I64, B.CreateStructGEP(TT, Tape, 2));
+  Value *Need = B.CreateBinaryIntrinsic(Intrinsic::uadd_sat, Size, Bytes);
+  B.CreateCondBr(B.CreateICmpUGT(Need, Cap), Grow, Done);
+  B.SetInsertPoint(Grow);
+  B.CreateCall(tapeGrow(), {Tape, Need});
+  B.CreateBr(Done);
+  B.SetInsertPoint(Done);
+  B.CreateRetVoid();
+  return F;
+}
+
 Function *RuntimeFunctions::tapePop() {
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);

@@ -1,11 +1,12 @@
 ; With ad<O2>, the gradient of a loop (acc = x^n) tapes acc, one double per
 ; iteration and nothing else: the loop is counted, so the reverse loop counts
 ; its index down from n - 1 to 0 instead of reading which predecessor the
-; header came from. The push and pop helpers are inlined (only the cold grow
-; call remains) and the adjoint slots become phis: in the reverse loop the
-; adjoint of acc.next, seeded with the seed, is multiplied by x each
-; iteration, and x's adjoint accumulates adj * acc, with acc read back from
-; the tape.
+; header came from. The push and pop helpers are inlined, and the tape's
+; capacity is checked once, before the loop, for all its records (the cold
+; grow call is there, none is in the loop); the adjoint slots become phis:
+; in the reverse loop the adjoint of acc.next, seeded with the seed, is
+; multiplied by x each iteration, and x's adjoint accumulates adj * acc,
+; with acc read back from the tape.
 ; RUN: %opt_ad -passes='ad<O2>' %s -S | FileCheck %s
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
@@ -40,8 +41,9 @@ declare double @__ad_autodiff(ptr, ...)
 ; CHECK-NOT:     alloca double
 ; CHECK-NOT:     call ptr @__ad_tape_push
 ; CHECK-NOT:     call ptr @__ad_tape_pop
-; CHECK:         %acc.next = fmul double
 ; CHECK:         call void @__ad_tape_grow(
+; CHECK:         %acc.next = fmul double
+; CHECK-NOT:     __ad_tape_grow
 ; CHECK-NOT:     store i32
 ; CHECK:         store double %acc, ptr
 ; CHECK-NOT:     store i32

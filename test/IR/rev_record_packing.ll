@@ -33,7 +33,7 @@ declare double @__ad_autodiff(ptr, ...)
 
 ; PACKED-LABEL: define internal {{.*}} @f.ad.gradient(
 ; PACKED:       loop:
-; PACKED:         [[REC:%.*]] = call ptr @__ad_tape_push(ptr %tape, i64 9)
+; PACKED:         [[REC:%.*]] = call ptr @__ad_tape_push_unchecked(ptr %tape, i64 9)
 ; PACKED-DAG:     store double %s, ptr {{%.*}}, align 1
 ; PACKED-DAG:     store i1 %c, ptr {{%.*}}, align 1
 ; PACKED-LABEL: rev.loop:
@@ -41,7 +41,7 @@ declare double @__ad_autodiff(ptr, ...)
 
 ; ALIGNED-LABEL: define internal {{.*}} @f.ad.gradient(
 ; ALIGNED:       loop:
-; ALIGNED:         [[REC:%.*]] = call ptr @__ad_tape_push(ptr %tape, i64 12)
+; ALIGNED:         [[REC:%.*]] = call ptr @__ad_tape_push_unchecked(ptr %tape, i64 12)
 ; ALIGNED-DAG:     store double %s, ptr {{%.*}}, align 4
 ; ALIGNED-DAG:     store i1 %c, ptr {{%.*}}, align 1
 ; ALIGNED-LABEL: rev.loop:

@@ -58,7 +58,7 @@ declare void @__ad_autodiff_void(ptr, ...)
 ; The original's forward loop tapes x.
 ; CHECK:       loop:
 ; CHECK:         %x = load float
-; CHECK:         call ptr @__ad_tape_push(
+; CHECK:         call ptr @__ad_tape_push_unchecked(
 ; CHECK:         store float %x, ptr
 ; The copy's forward loop does not; its x is marked.
 ; CHECK:       loop.kept:

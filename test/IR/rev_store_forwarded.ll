@@ -164,6 +164,6 @@ declare void @__ad_autodiff_void(ptr, ...)
 ; CHECK-LABEL: {{^}}dot:
 ; CHECK:         %xcj = load double, ptr %pxc
 ; CHECK:         %t = fmul double %vq, %xcj
-; CHECK:         call ptr @__ad_tape_push(ptr %tape, i64 8)
+; CHECK:         call ptr @__ad_tape_push_unchecked(ptr %tape, i64 8)
 ; CHECK-LABEL: {{^}}rev.dot:
 ; CHECK:         call ptr @__ad_tape_pop(ptr %tape, i64 8)
