@@ -12,6 +12,7 @@
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/MemoryLocation.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
@@ -36,7 +37,9 @@ struct SelectReduction {
   PHINode *Running;
   Value *Start;
   SelectInst *Next;
-  LoadInst *Element;
+  /// Where the chosen element is: the load that reads it, or the store that
+  /// writes it (the element computed in the loop).
+  Instruction *Element;
   /// The loop's only exit edge: Latch -> Exit.
   BasicBlock *Latch, *Exit;
   /// The uses of Next past the exit, which read the element again instead.
@@ -55,27 +58,54 @@ static bool onlyComparedOrChosen(const Instruction &V,
   });
 }
 
-/// No instruction of \p L may write where \p Element loads from, so the
+/// No instruction of \p L may write where \p Element loads from (or, for
+/// the store that keeps an element, no instruction but that store), so the
 /// location still holds the chosen element when the loop has ended.
-static bool loopLeavesElement(const Loop &L, const LoadInst &Element,
+static bool loopLeavesElement(const Loop &L, Instruction &Element,
                               AAResults &AAR) {
   // The address changes from one iteration to the next: ask about every
   // offset from it, which is the whole object it points into. Every write
   // counts, lifetime markers included (writesProgramMemory skips them): the
   // reload happens after the loop, where a slot the loop ended is dead.
   MemoryLocation Loc =
-      MemoryLocation::getBeforeOrAfter(Element.getPointerOperand());
+      MemoryLocation::getBeforeOrAfter(getLoadStorePointerOperand(&Element));
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB)
-      if (I.mayWriteToMemory() && mayWrite(AAR, &I, Loc))
+      if (&I != &Element && I.mayWriteToMemory() && mayWrite(AAR, &I, Loc))
         return false;
   return true;
+}
+
+/// Where the chosen value \p X is computed in \p L rather than loaded:
+/// the store of X that runs on every iteration, to an address that moves by
+/// at least the value's size each iteration (a simple add recurrence that
+/// does not wrap), so that no later iteration's store overwrites it. A
+/// softmax's scores, stored as they are computed while their maximum is
+/// kept, are read back so.
+static StoreInst *storeKeeping(Value *X, const Loop &L, DominatorTree &DT,
+                               ScalarEvolution &SE) {
+  BasicBlock *Latch = L.getLoopLatch();
+  for (User *U : X->users()) {
+    auto *Store = dyn_cast<StoreInst>(U);
+    if (!Store || Store->getValueOperand() != X || !Store->isSimple() ||
+        !L.contains(Store) || !DT.dominates(Store->getParent(), Latch))
+      continue;
+    auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Store->getPointerOperand()));
+    if (!AR || AR->getLoop() != &L || !AR->isAffine() || !AR->hasNoSelfWrap())
+      continue;
+    auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
+    uint64_t Size =
+        Store->getDataLayout().getTypeStoreSize(X->getType()).getFixedValue();
+    if (Step && Step->getAPInt().abs().uge(Size))
+      return Store;
+  }
+  return nullptr;
 }
 
 /// The select reduction \p Running heads in \p L, if it is one.
 static std::optional<SelectReduction>
 selectReductionOf(PHINode &Running, const Loop &L, LoopInfo &LI,
-                  DominatorTree &DT, AAResults &AAR) {
+                  DominatorTree &DT, AAResults &AAR, ScalarEvolution &SE) {
   BasicBlock *Latch = L.getLoopLatch(), *Preheader = L.getLoopPreheader();
   if (!Latch || !Preheader || L.getExitingBlock() != Latch)
     return std::nullopt;
@@ -92,14 +122,20 @@ selectReductionOf(PHINode &Running, const Loop &L, LoopInfo &LI,
   Value *Chosen = Next->getFalseValue() == &Running  ? Next->getTrueValue()
                   : Next->getTrueValue() == &Running ? Next->getFalseValue()
                                                      : nullptr;
-  auto *Element = dyn_cast_or_null<LoadInst>(Chosen);
-  if (!Element || !Element->isSimple() ||
-      LI.getLoopFor(Element->getParent()) != &L ||
-      Element->getType() != Running.getType())
+  auto *Computed = dyn_cast_or_null<Instruction>(Chosen);
+  if (!Computed || LI.getLoopFor(Computed->getParent()) != &L ||
+      Computed->getType() != Running.getType())
+    return std::nullopt;
+  Instruction *Element = nullptr;
+  if (auto *Load = dyn_cast<LoadInst>(Computed))
+    Element = Load->isSimple() ? Load : nullptr;
+  else
+    Element = storeKeeping(Computed, L, DT, SE);
+  if (!Element)
     return std::nullopt;
   // Null marks "no element chosen yet", so it must not be an address.
   Function &F = *Running.getFunction();
-  if (NullPointerIsDefined(&F, Element->getPointerAddressSpace()))
+  if (NullPointerIsDefined(&F, getLoadStoreAddressSpace(Element)))
     return std::nullopt;
 
   // m feeds nothing in the loop but the select and comparisons, and the
@@ -133,14 +169,16 @@ selectReductionOf(PHINode &Running, const Loop &L, LoopInfo &LI,
 static void readBack(const SelectReduction &R) {
   PHINode *Running = R.Running;
   SelectInst *Next = R.Next;
-  Value *Address = R.Element->getPointerOperand();
+  Value *Address = getLoadStorePointerOperand(R.Element);
   auto *PtrTy = cast<PointerType>(Address->getType());
   Constant *None = ConstantPointerNull::get(PtrTy);
 
   // In the loop: the address of the element m last took.
   IRBuilder<> B(Running);
   PHINode *Last = B.CreatePHI(PtrTy, 2, Running->getName() + ".from");
-  B.SetInsertPoint(Next);
+  // At the latch's end, where Next and the element's address (which, for an
+  // element stored, may come after Next) are both available.
+  B.SetInsertPoint(R.Latch->getTerminator());
   Value *LastNext = Next->getTrueValue() == Running
                         ? B.CreateSelect(Next->getCondition(), Last, Address)
                         : B.CreateSelect(Next->getCondition(), Address, Last);
@@ -155,8 +193,16 @@ static void readBack(const SelectReduction &R) {
   Value *Chosen = B.CreateICmpNE(LastNext, None);
   Instruction *Then = SplitBlockAndInsertIfThen(Chosen, Edge->getTerminator(),
                                                 /*Unreachable=*/false);
-  auto *Reload = cast<LoadInst>(R.Element->clone());
-  Reload->setOperand(Reload->getPointerOperandIndex(), LastNext);
+  LoadInst *Reload;
+  if (auto *Load = dyn_cast<LoadInst>(R.Element)) {
+    Reload = cast<LoadInst>(Load->clone());
+    Reload->setOperand(Reload->getPointerOperandIndex(), LastNext);
+  } else {
+    auto *Store = cast<StoreInst>(R.Element);
+    Reload = new LoadInst(Running->getType(), LastNext, "",
+                          /*isVolatile=*/false, Store->getAlign());
+    Reload->setAAMetadata(Store->getAAMetadata());
+  }
   // Scopes of the loop's accesses may not hold outside it.
   Reload->setMetadata(LLVMContext::MD_alias_scope, nullptr);
   Reload->setMetadata(LLVMContext::MD_noalias, nullptr);
@@ -238,10 +284,11 @@ unsigned readBackSelectReductions(Function &F, FunctionAnalysisManager &FAM) {
   }
   DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
   AAResults &AAR = FAM.getResult<AAManager>(F);
+  ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
   SmallVector<SelectReduction, 4> Found;
   for (Loop *L : LI->getLoopsInPreorder())
     for (PHINode &Phi : L->getHeader()->phis())
-      if (auto R = selectReductionOf(Phi, *L, *LI, DT, AAR))
+      if (auto R = selectReductionOf(Phi, *L, *LI, DT, AAR, SE))
         Found.push_back(*R);
   if (Found.empty())
     return 0;

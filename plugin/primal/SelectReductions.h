@@ -17,8 +17,13 @@
 // no derivative code and no tape: m's derivative is that of one load, an
 // adjoint added once to one shadow element.
 //
-// The reload reads what the loop read, so no instruction of the loop may
-// write the memory it loads from (alias analysis decides). m may be used
+// The element may also be computed in the loop and stored there, each
+// iteration at a new address (a softmax's scores): it is read back from
+// where it was stored.
+//
+// The reload reads what the loop read (or stored), so no instruction of the
+// loop may write the memory it loads from (alias analysis decides; for a
+// stored element, no instruction but that store, whose address moves on). m may be used
 // in the loop only by the select and by comparisons (which carry no
 // derivative); the value it is replaced by is exactly the value the chain
 // computes, bit for bit.

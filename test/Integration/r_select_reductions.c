@@ -6,13 +6,17 @@
 // the cases where the loop chooses nothing (the start value, itself active,
 // gets the adjoint) or runs no iteration. Also a softmax whose row maximum is
 // such a reduction, in float, with rows of a loop around it, against central
-// finite differences; and loops the rewrite must leave alone: one that writes
-// the array it scans, one that stores the running value in each iteration.
+// finite differences. An element computed in the loop and stored there, a
+// new address each iteration (attention's scores), is read back from where
+// it was stored. And loops the rewrite must leave alone: one that writes
+// the array it scans, one that stores the running value in each iteration,
+// one that stores each computed element over the one two iterations before.
 // RUN: %clang_ad -O0 %s -o %t.O0 -lm && %run %t.O0
 // RUN: %clang_ad -O2 %s -o %t.O2 -lm && %run %t.O2
 // RUN: %clang_ad -O2 -Rpass=ad -c %s -o /dev/null 2>&1 | FileCheck %s \
 // RUN:   --implicit-check-not="of 'max_then_scale' read" \
-// RUN:   --implicit-check-not="of 'running_prefix' read"
+// RUN:   --implicit-check-not="of 'running_prefix' read" \
+// RUN:   --implicit-check-not="of 'score_in_two_slots' read"
 // CHECK-DAG: remark: derivatives of 'maxval' read 1 running extreme(s)
 // CHECK-DAG: remark: gradient of 'maxval' caches {{[0-9]+}} bytes per call; recomputes
 // CHECK-DAG: remark: derivatives of 'minval_ge' read 1 running extreme(s)
@@ -21,6 +25,8 @@
 // CHECK-DAG: remark: gradient of 'softmax_rows' runs the forward and reverse sweeps of each iteration of the 1 loop(s) at line {{[0-9]+}} back to back
 // CHECK-DAG: remark: gradient of 'softmax_rows.ad.iteration' caches {{[0-9]+}} bytes per call, 4 bytes per iteration of the loop at line {{[0-9]+}}; recomputes
 // CHECK-DAG: remark: derivatives of 'two_extremes' read 2 running extreme(s)
+// CHECK-DAG: remark: derivatives of 'max_score' read 1 running extreme(s)
+// CHECK-DAG: remark: gradient of 'max_score' caches {{[0-9]+}} bytes per call (where its run-time checks pass: {{[0-9]+}} bytes per call); recomputes
 // CHECK-DAG: remark: gradient of 'max_then_scale' caches 0 bytes per call, {{[0-9]+}} bytes per iteration
 // CHECK-DAG: remark: gradient of 'running_prefix' caches 0 bytes per call, {{[0-9]+}} bytes per iteration
 #include <ad.h>
@@ -108,6 +114,31 @@ void running_prefix(double *restrict out, const double *restrict x, int n) {
   }
 }
 
+/* 3 max(x[i]^2 / 2), each score stored as it is computed. */
+double max_score(double *restrict scores, const double *restrict x, int n) {
+  double m = -INFINITY;
+  for (int i = 0; i < n; i++) {
+    double d = x[i] * x[i] * 0.5;
+    if (d > m)
+      m = d;
+    scores[i] = d;
+  }
+  return 3 * m;
+}
+
+/* Not rewritten: the two slots hold the last two scores, not the largest. */
+double score_in_two_slots(double *restrict slots, const double *restrict x,
+                          int n) {
+  double m = -INFINITY;
+  for (int i = 0; i < n; i++) {
+    double d = x[i] * x[i] * 0.5;
+    if (d > m)
+      m = d;
+    slots[i & 1] = d;
+  }
+  return 3 * m;
+}
+
 static double softmax_rows_sum(float *x, const float *w, int rows, int n) {
   float out[4];
   softmax_rows(out, x, w, rows, n);
@@ -171,6 +202,23 @@ int main(void) {
   double want[5] = {2 * 2 + 1, 2, 2 * 4 + 3, 4, 2 * 5};
   for (int i = 0; i < 5; i++)
     CHECK_CLOSE(dp[i], want[i], 1e-12);
+
+  /* max_score and score_in_two_slots: the largest score is x[2]'s (-3), the
+   * first of two (x[4]'s, which is stored over it in score_in_two_slots, is
+   * as large). d(3 x^2 / 2)/dx = 3 x. */
+  double q[5] = {1, 2.5, -3, -0.5, 3}, dq[5] = {0}, scores[5],
+         dscores[5] = {0};
+  __ad_autodiff((void *)max_score, scores, dscores, q, dq, __ad_const, 5);
+  for (int i = 0; i < 5; i++)
+    CHECK_CLOSE(dq[i], i == 2 ? -9.0 : 0.0, 1e-12);
+  CHECK_CLOSE(scores[4], 4.5, 0);
+  memset(dq, 0, sizeof dq);
+  double slots[2] = {0}, dslots[2] = {0};
+  __ad_autodiff((void *)score_in_two_slots, slots, dslots, q, dq, __ad_const,
+                5);
+  for (int i = 0; i < 5; i++)
+    CHECK_CLOSE(dq[i], i == 2 ? -9.0 : 0.0, 1e-12);
+  CHECK_CLOSE(slots[0], 4.5, 0);
 
   /* softmax_rows against central differences, float. */
   enum { R = 3, N = 37 };
