@@ -12,7 +12,8 @@
 // -passes='ad<O2>' also optimizes the derivatives as -O2 would.
 // -passes='print<ad-activity>' / 'print<ad-types>' print the analyses'
 // decisions for every differentiation call (to stderr), changing nothing.
-// -passes=ad-loads-before-stores: the post-AD pipeline's load scheduling
+// -passes=ad-lane-order, -passes=ad-loads-before-stores: the post-AD
+// pipeline's lane reordering (driver/LaneOrder.h) and load scheduling
 // (driver/LoadsBeforeStores.h) alone, on any function, for tests.
 // At the start of the pipeline, KeepRuleCallsPass keeps functions with custom
 // rules (include/ad.h) from being inlined before the pass sees their calls.
@@ -20,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 #include "driver/ADPass.h"
 #include "driver/AnalysisPrinters.h"
+#include "driver/LaneOrder.h"
 #include "driver/Libdevice.h"
 #include "driver/LoadsBeforeStores.h"
 #include "rules/CustomRules.h"
@@ -66,6 +68,10 @@ static void registerCallbacks(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, FunctionPassManager &FPM,
          ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "ad-lane-order") {
+          FPM.addPass(ad::LaneOrderPass());
+          return true;
+        }
         if (Name != "ad-loads-before-stores")
           return false;
         FPM.addPass(ad::LoadsBeforeStoresPass());

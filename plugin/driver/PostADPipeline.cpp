@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "driver/PostADPipeline.h"
+#include "driver/LaneOrder.h"
 #include "driver/LoadsBeforeStores.h"
 #include "llvm/Analysis/LoopAccessAnalysis.h"
 #include "llvm/IR/Function.h"
@@ -64,8 +65,10 @@ void optimizeDerivatives(ArrayRef<Function *> Derivatives,
                                     .needCanonicalLoops(false)
                                     .hoistCommonInsts(true)
                                     .sinkCommonInsts(true)));
-    // After the vectorizer, whose runtime checks show the adjoints a
-    // reverse loop updates apart (see LoadsBeforeStores.h).
+    // After the vectorizer: its downward loops' lane reversals (see
+    // LaneOrder.h), and the runtime checks that show the adjoints a reverse
+    // loop updates apart (see LoadsBeforeStores.h).
+    FPM.addPass(LaneOrderPass());
     FPM.addPass(LoadsBeforeStoresPass());
   }
   // An augmented forward sweep is the primal, which the simplification
