@@ -339,6 +339,9 @@ IndependentNest findIndependentNest(Function &F, FunctionAnalysisManager &FAM,
       }
       if (isa<LoadInst>(I) || isa<StoreInst>(I) || isa<MemSetInst>(I)) {
         Accesses.push_back(&I);
+      } else if (auto *Call = dyn_cast<CallBase>(&I);
+                 Call && isExtremeSearch(*Call)) {
+        continue; // Its reads are among the accesses of the loop before it.
       } else if (I.mayReadOrWriteMemory() && doesWork(I) && !isMathCall(I)) {
         WhyNot = "a call that touches memory" + lineOf(I);
         return {};

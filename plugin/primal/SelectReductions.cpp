@@ -9,6 +9,7 @@
 #include "analysis/MemoryEffects.h"
 #include "rules/KnownFunctions.h"
 #include "rules/MathRules.h"
+#include "runtime/RuntimeFunctions.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/MemoryLocation.h"
@@ -19,6 +20,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 using namespace llvm;
 
@@ -44,6 +46,14 @@ struct SelectReduction {
   BasicBlock *Latch, *Exit;
   /// The uses of Next past the exit, which read the element again instead.
   SmallVector<Use *, 4> Outside;
+  /// Where the chain keeps the strictly largest (or smallest) element and
+  /// the elements lie Step bytes apart from the first one's address:
+  /// whether it keeps the largest, and that address (expanded before the
+  /// loop); null where the chosen address is tracked instead.
+  bool Largest = false;
+  const SCEV *FirstAddress = nullptr;
+  int64_t Step = 0;
+  Value *First = nullptr;
 };
 
 } // namespace
@@ -100,6 +110,40 @@ static StoreInst *storeKeeping(Value *X, const Loop &L, DominatorTree &DT,
       return Store;
   }
   return nullptr;
+}
+
+/// Whether the chain keeps the strictly largest or smallest element (x > m
+/// or x < m chooses x: the first of equal extremes), elements of float or
+/// double a constant number of bytes apart: then the chosen one is the first
+/// element equal to the final value, and a search after the loop finds it,
+/// where tracking its address would cost the loop two selects an iteration
+/// and, under -ffast-math, its vectorization. Fills R's search fields.
+static void findBySearch(SelectReduction &R, Value *X, ScalarEvolution &SE) {
+  auto *Cmp = dyn_cast<FCmpInst>(R.Next->getCondition());
+  if (!Cmp || R.Next->getTrueValue() != X ||
+      R.Next->getFalseValue() != R.Running)
+    return;
+  Type *Ty = X->getType();
+  if (!Ty->isFloatTy() && !Ty->isDoubleTy())
+    return;
+  Value *A = Cmp->getOperand(0), *B = Cmp->getOperand(1);
+  FCmpInst::Predicate P = Cmp->getPredicate();
+  if (A == R.Running && B == X)
+    P = FCmpInst::getSwappedPredicate(P);
+  else if (A != X || B != R.Running)
+    return;
+  if (P != FCmpInst::FCMP_OGT && P != FCmpInst::FCMP_OLT)
+    return;
+  auto *AR = dyn_cast<SCEVAddRecExpr>(
+      SE.getSCEV(getLoadStorePointerOperand(R.Element)));
+  if (!AR || AR->getLoop() != R.L || !AR->isAffine())
+    return;
+  auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
+  if (!Step || Step->getAPInt().isZero() || !Step->getAPInt().isSignedIntN(64))
+    return;
+  R.Largest = P == FCmpInst::FCMP_OGT;
+  R.FirstAddress = AR->getStart();
+  R.Step = Step->getAPInt().getSExtValue();
 }
 
 /// The select reduction \p Running heads in \p L, if it is one.
@@ -161,19 +205,18 @@ selectReductionOf(PHINode &Running, const Loop &L, LoopInfo &LI,
   }
   if (!loopLeavesElement(L, *Element, AAR))
     return std::nullopt;
+  findBySearch(R, Chosen, SE);
   return R;
 }
 
-/// Keeps the chosen element's address beside the chain and, on the exit
-/// edge, loads it again (or takes the start value when nothing was chosen).
-static void readBack(const SelectReduction &R) {
+/// In the loop, the address of the element m last took, beside the chain
+/// (null until one is); returned as it is at the latch's end.
+static Value *trackChosenAddress(const SelectReduction &R) {
   PHINode *Running = R.Running;
   SelectInst *Next = R.Next;
   Value *Address = getLoadStorePointerOperand(R.Element);
   auto *PtrTy = cast<PointerType>(Address->getType());
   Constant *None = ConstantPointerNull::get(PtrTy);
-
-  // In the loop: the address of the element m last took.
   IRBuilder<> B(Running);
   PHINode *Last = B.CreatePHI(PtrTy, 2, Running->getName() + ".from");
   // At the latch's end, where Next and the element's address (which, for an
@@ -185,21 +228,47 @@ static void readBack(const SelectReduction &R) {
   LastNext->setName(Next->getName() + ".from");
   for (BasicBlock *Pred : predecessors(Running->getParent()))
     Last->addIncoming(Pred == R.Latch ? LastNext : None, Pred);
+  return LastNext;
+}
+
+/// Keeps the chosen element's address beside the chain, or searches for it
+/// after the loop, and on the exit edge loads it again (or takes the start
+/// value when nothing was chosen).
+static void readBack(const SelectReduction &R, RuntimeFunctions &Runtime) {
+  PHINode *Running = R.Running;
+  SelectInst *Next = R.Next;
+  Value *Tracked = R.First ? nullptr : trackChosenAddress(R);
 
   // On the exit edge: load it again if the loop chose one.
   BasicBlock *Edge = SplitEdge(R.Latch, R.Exit);
   Edge->setName(Running->getName() + ".readback");
-  B.SetInsertPoint(Edge->getTerminator());
-  Value *Chosen = B.CreateICmpNE(LastNext, None);
+  IRBuilder<> B(Edge->getTerminator());
+  Value *Chosen;
+  if (Tracked)
+    Chosen =
+        B.CreateICmpNE(Tracked, Constant::getNullValue(Tracked->getType()));
+  else // The chain only moves away from its start, and only when it chooses.
+    Chosen = R.Largest ? B.CreateFCmpOGT(Next, R.Start)
+                       : B.CreateFCmpOLT(Next, R.Start);
   Instruction *Then = SplitBlockAndInsertIfThen(Chosen, Edge->getTerminator(),
                                                 /*Unreachable=*/false);
+  Value *Where = Tracked;
+  if (!Where) {
+    B.SetInsertPoint(Then);
+    Value *Index = B.CreateCall(Runtime.firstEqual(Running->getType()),
+                                {R.First, B.getInt64(R.Step), Next},
+                                Next->getName() + ".index");
+    Where = B.CreateGEP(B.getInt8Ty(), R.First,
+                        B.CreateMul(Index, B.getInt64(R.Step)),
+                        Next->getName() + ".at");
+  }
   LoadInst *Reload;
   if (auto *Load = dyn_cast<LoadInst>(R.Element)) {
     Reload = cast<LoadInst>(Load->clone());
-    Reload->setOperand(Reload->getPointerOperandIndex(), LastNext);
+    Reload->setOperand(Reload->getPointerOperandIndex(), Where);
   } else {
     auto *Store = cast<StoreInst>(R.Element);
-    Reload = new LoadInst(Running->getType(), LastNext, "",
+    Reload = new LoadInst(Running->getType(), Where, "",
                           /*isVolatile=*/false, Store->getAlign());
     Reload->setAAMetadata(Store->getAAMetadata());
   }
@@ -292,13 +361,25 @@ unsigned readBackSelectReductions(Function &F, FunctionAnalysisManager &FAM) {
         Found.push_back(*R);
   if (Found.empty())
     return 0;
+  // The first elements' addresses, before the loops: no edge is split yet.
+  SCEVExpander Expander(SE, "ad.extreme");
+  for (SelectReduction &R : Found)
+    if (R.FirstAddress) {
+      Instruction *At = R.L->getLoopPreheader()->getTerminator();
+      if (Expander.isSafeToExpandAt(R.FirstAddress, At))
+        R.First = Expander.expandCodeFor(
+            R.FirstAddress, getLoadStorePointerOperand(R.Element)->getType(),
+            At);
+    }
+  Expander.clear();
+  RuntimeFunctions Runtime(*F.getParent());
   // Two chains of one loop share its exit edge: each splits the edge its
   // predecessor left, whose latch side is unchanged.
   for (SelectReduction &R : Found) {
     for (BasicBlock *Succ : successors(R.Latch))
       if (!R.L->contains(Succ))
         R.Exit = Succ;
-    readBack(R);
+    readBack(R, Runtime);
   }
   FAM.invalidate(F, PreservedAnalyses::none());
   return Found.size();

@@ -106,6 +106,10 @@ const NamedKind LibraryFunctions[] = {
     // A shadow tape's pushes check their capacity: reserving is enough.
     {"__ad_tape_ensure", CalleeKind::TapeReserve},
     {"__ad_tape_free", CalleeKind::TapeFree},
+    // Where a running extreme's element is (primal/SelectReductions.cpp):
+    // an index, found by reading, no derivative.
+    {"__ad_first_equal.float", CalleeKind::Inactive},
+    {"__ad_first_equal.double", CalleeKind::Inactive},
     // No derivative flows through these. Printing is inactive even when
     // given a differentiated value: the value only flows out to the stream.
     // OpenMP's runtime (libomp) in a parallel region's body: barriers and
@@ -536,6 +540,11 @@ CalleeInfo resolveCallee(const CallBase &Call, const CustomRules *Custom) {
   if (!F->isDeclaration())
     return {CalleeKind::Defined};
   return {CalleeKind::Unknown};
+}
+
+bool isExtremeSearch(const CallBase &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  return Callee && Callee->getName().starts_with("__ad_first_equal.");
 }
 
 bool isLibraryMathCall(const CallBase &Call) {

@@ -139,6 +139,11 @@ CalleeInfo resolveCallee(const llvm::CallBase &Call,
 /// fma, min, floor): what recomputing in the reverse sweep costs most.
 bool isLibraryMathCall(const llvm::CallBase &Call);
 
+/// Whether \p Call searches for the element a running extreme chose
+/// (__ad_first_equal.<type>, primal/SelectReductions.cpp): it reads only
+/// elements that the loop before it read or wrote, up to the chosen one.
+bool isExtremeSearch(const llvm::CallBase &Call);
+
 /// Whether objects of type \p T are library objects that hold text and
 /// stream state but no floating-point data, and point only to memory that
 /// holds none (std::string, string and file streams, locale, allocator):

@@ -16,6 +16,16 @@ Function *RuntimeFunctions::getOrCreate(StringRef Name, FunctionType *Ty,
   Function *F = Function::Create(Ty, GlobalValue::LinkOnceODRLinkage, Name, &M);
   F->setVisibility(GlobalValue::HiddenVisibility);
   F->addFnAttr(Attribute::NoUnwind);
+  // The inliner keeps a function-wide floating-point permission (no NaNs,
+  // no signed zeros, ...) only where every function inlined into it grants
+  // it too: a tape push inlined into a derivative of -ffast-math code would
+  // take away the permissions the loop vectorizer needs for a maximum
+  // reduction. These functions do no floating-point arithmetic, so they
+  // grant them all.
+  for (StringRef Permission :
+       {"no-infs-fp-math", "no-nans-fp-math", "no-signed-zeros-fp-math",
+        "unsafe-fp-math", "approx-func-fp-math", "less-precise-fpmad"})
+    F->addFnAttr(Permission, "true");
   return F;
 }
 
@@ -283,6 +293,38 @@ void RuntimeFunctions::emitAdjointLoop(Function *F, Type *FPTy, bool Ascending,
   Value *Next = B.CreateAdd(K, ConstantInt::get(I64, 1));
   K->addIncoming(Next, Body);
   B.CreateCondBr(B.CreateICmpEQ(Next, Count), Exit, Body);
+}
+
+Function *RuntimeFunctions::firstEqual(Type *FPTy) {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
+  std::string Name = "__ad_first_equal.";
+  raw_string_ostream(Name) << *FPTy;
+  bool Created;
+  Function *F = getOrCreate(
+      Name, FunctionType::get(I64, {Ptr, I64, FPTy}, false), Created);
+  if (!Created)
+    return F;
+  F->setOnlyReadsMemory();
+  F->setOnlyAccessesArgMemory();
+  F->addFnAttr(Attribute::NoFree);
+  BasicBlock *Entry = BasicBlock::Create(C, "entry", F);
+  BasicBlock *Loop = BasicBlock::Create(C, "search", F);
+  BasicBlock *Found = BasicBlock::Create(C, "found", F);
+  IRBuilder<> B(Entry);
+  B.CreateBr(Loop);
+  B.SetInsertPoint(Loop);
+  PHINode *K = B.CreatePHI(I64, 2, "k");
+  Value *At =
+      B.CreateGEP(B.getInt8Ty(), F->getArg(0), B.CreateMul(K, F->getArg(1)));
+  Value *Element = B.CreateAlignedLoad(FPTy, At, Align(1));
+  Value *Next = B.CreateAdd(K, B.getInt64(1));
+  K->addIncoming(B.getInt64(0), Entry);
+  K->addIncoming(Next, Loop);
+  B.CreateCondBr(B.CreateFCmpOEQ(Element, F->getArg(2)), Found, Loop);
+  B.SetInsertPoint(Found);
+  B.CreateRet(K);
+  return F;
 }
 
 Function *RuntimeFunctions::memcpyPointers() {

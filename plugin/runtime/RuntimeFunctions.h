@@ -147,6 +147,13 @@ public:
   /// id, which libomp's other entry points take.
   llvm::FunctionCallee ompGlobalThreadNum();
 
+  /// i64 firstEqual(ptr first, i64 step, fp value): the least k such that
+  /// the \p FPTy at first + k * step bytes equals value (ordered); the
+  /// caller knows one does (primal/SelectReductions.cpp: the element a
+  /// running extreme chose). __ad_first_equal.<type>, which reads memory and
+  /// carries no derivative.
+  llvm::Function *firstEqual(llvm::Type *FPTy);
+
   llvm::FunctionCallee calloc();
   llvm::FunctionCallee free();
   llvm::FunctionCallee mallocUsableSize();

@@ -1,7 +1,10 @@
-; A running maximum (primal/SelectReductions.cpp): the canonical primal keeps
-; the chosen element's address beside the select chain and loads it again
-; after the loop, so the loop records nothing per iteration and the adjoint
-; is added once, to the shadow of the element chosen last. Forward mode
+; A running maximum (primal/SelectReductions.cpp) is read back after its
+; loop, so the loop records nothing per iteration and the adjoint is added
+; once, to the shadow of the chosen element. With `>` (maxof) the chosen
+; element is the first one equal to the maximum: a search after the loop
+; (__ad_first_equal) finds its index, which the gradient keeps for its
+; reverse sweep. With `>=` (lastmaxof) the last equal one is chosen: the
+; canonical primal keeps its address beside the select chain. Forward mode
 ; loads the tangent from the same address.
 ; RUN: %opt_ad -passes=ad %s -S | FileCheck %s
 
@@ -28,20 +31,63 @@ exit:
   ret double %r
 }
 
+define double @lastmaxof(ptr noalias %x, i64 %n) {
+entry:
+  br label %loop
+
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %m = phi double [ 0xFFF0000000000000, %entry ], [ %m.next, %loop ]
+  %p = getelementptr inbounds double, ptr %x, i64 %i
+  %v = load double, ptr %p
+  %c = fcmp oge double %v, %m
+  %m.next = select i1 %c, double %v, double %m
+  %i.next = add nuw nsw i64 %i, 1
+  %done = icmp eq i64 %i.next, %n
+  br i1 %done, label %exit, label %loop
+
+exit:
+  %r = fmul double %m.next, 3.0
+  ret double %r
+}
+
 define void @grad(ptr %x, ptr %dx, i64 %n) {
   %g = call double (ptr, ...) @__ad_autodiff(ptr @maxof, ptr %x, ptr %dx, i64 %n)
+  %h = call double (ptr, ...) @__ad_autodiff(ptr @lastmaxof, ptr %x, ptr %dx, i64 %n)
   ret void
 }
 
 define double @tangent(ptr %x, ptr %tx, i64 %n) {
   %t = call double (ptr, ...) @__ad_fwddiff(ptr @maxof, ptr %x, ptr %tx, i64 %n)
-  ret double %t
+  %u = call double (ptr, ...) @__ad_fwddiff(ptr @lastmaxof, ptr %x, ptr %tx, i64 %n)
+  %s = fadd double %t, %u
+  ret double %s
 }
 
 declare double @__ad_autodiff(ptr, ...)
 declare double @__ad_fwddiff(ptr, ...)
 
 ; CHECK-LABEL: define internal void @maxof.ad.gradient(
+; CHECK:       loop:
+; CHECK-NOT:     select i1 %c, ptr
+; CHECK:         br i1 %done, label %m.readback, label %loop
+; CHECK:       m.readback:
+; CHECK-NEXT:    [[MOVED:%.*]] = fcmp ogt double %m.next, 0xFFF0000000000000
+; CHECK-NEXT:    br i1 [[MOVED]]
+; CHECK:         %m.next.index = call i64 @__ad_first_equal.double(ptr %0, i64 8, double %m.next)
+; CHECK:         %m.next.at = getelementptr i8, ptr %0, i64 [[OFF:%.*]]
+; CHECK:         %m.next.readback = load double, ptr %m.next.at
+; CHECK:         store i64 %m.next.index, ptr %m.next.index.record
+; CHECK:         %m.next.index.saved = load i64, ptr %m.next.index.record
+; CHECK-NEXT:    [[ROFF:%.*]] = mul i64 %m.next.index.saved, 8
+; CHECK-NEXT:    [[AT:%.*]] = getelementptr i8, ptr %2, i64 [[ROFF]]
+; CHECK-NEXT:    %m.next.readback.d = load double, ptr %m.next.readback.adj
+; CHECK-NEXT:    store double -0.000000e+00, ptr %m.next.readback.adj
+; CHECK-NEXT:    [[OLD:%.*]] = load double, ptr [[AT]]
+; CHECK-NEXT:    [[NEW:%.*]] = fadd reassoc double [[OLD]], %m.next.readback.d
+; CHECK-NEXT:    store double [[NEW]], ptr [[AT]]
+
+; CHECK-LABEL: define internal void @lastmaxof.ad.gradient(
 ; CHECK:       loop:
 ; CHECK-NOT:     __ad_tape_push
 ; CHECK:         br i1 %done, label %m.readback, label %loop
@@ -66,6 +112,12 @@ declare double @__ad_fwddiff(ptr, ...)
 ; CHECK-NEXT:    store double [[NEW]], ptr %m.next.from.shadow.saved
 
 ; CHECK-LABEL: define internal { double, double } @maxof.ad.tangent(
+; CHECK:         %m.next.index = call i64 @__ad_first_equal.double(ptr %0, i64 8, double %m.next)
+; CHECK:         %m.next.readback = load double, ptr %m.next.at
+; CHECK-NEXT:    %m.next.readback.d = load double, ptr
+; CHECK:         %m.next.final.d = phi double [ %m.next.readback.d, {{%.*}} ], [ 0.000000e+00, %m.readback ]
+
+; CHECK-LABEL: define internal { double, double } @lastmaxof.ad.tangent(
 ; CHECK:       loop:
 ; CHECK:         %m.from = phi ptr [ %m.next.from, %loop ], [ null, %entry ]
 ; CHECK:         %m.next.from = select i1 %c, ptr %p, ptr %m.from

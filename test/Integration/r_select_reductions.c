@@ -13,6 +13,20 @@
 // one that stores each computed element over the one two iterations before.
 // RUN: %clang_ad -O0 %s -o %t.O0 -lm && %run %t.O0
 // RUN: %clang_ad -O2 %s -o %t.O2 -lm && %run %t.O2
+// A strict maximum (or minimum, `>` or `<`) over elements a constant stride
+// apart is found after the loop by a search for the first element equal to
+// it (__ad_first_equal), so the loop keeps no address; with `>=` the last
+// equal one wins, and the loop keeps the chosen address.
+// RUN: %clang_ad -O2 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=SEARCH
+// SEARCH-LABEL: define internal {{.*}}@max_score.ad.gradient(
+// SEARCH:         call i64 @__ad_first_equal.double(
+// SEARCH-LABEL: define internal {{.*}}@minval_ge.ad.gradient(
+// SEARCH-NOT:     __ad_first_equal
+// SEARCH:         select i1 {{.*}}, ptr
+// SEARCH-NOT:     __ad_first_equal
+// SEARCH-LABEL: define internal {{.*}}@maxval.ad.gradient(
+// SEARCH-NOT:     select i1 {{.*}}, ptr
+// SEARCH:         call i64 @__ad_first_equal.double(
 // RUN: %clang_ad -O2 -Rpass=ad -c %s -o /dev/null 2>&1 | FileCheck %s \
 // RUN:   --implicit-check-not="of 'max_then_scale' read" \
 // RUN:   --implicit-check-not="of 'running_prefix' read" \
