@@ -162,6 +162,9 @@ private:
   llvm::Function *getOrCreate(llvm::StringRef Name, llvm::FunctionType *Ty,
                               bool &Created);
   llvm::Function *tapeGrow();
+  /// ptr Name(ptr tape, i64 bytes), always inlined: moves the tape's top by
+  /// bytes, up (an unchecked push) or down (a pop), and returns the record.
+  llvm::Function *topMover(llvm::StringRef Name, bool Up);
   /// void take(ptr tape): an empty tape (null data) takes the thread's
   /// cached buffer, if any.
   llvm::Function *tapeTake();

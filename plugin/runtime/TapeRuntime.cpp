@@ -277,6 +277,27 @@ Function *RuntimeFunctions::tapeGrow() {
   return F;
 }
 
+/// Moves the top of \p Tape by \p Bytes, up (a push: the record starts at
+/// the old top) or down (a pop: at the new one), and returns the record.
+static Value *moveTop(IRBuilderBase &B, StructType *TT, Value *Tape,
+                      Value *Bytes, bool Up) {
+  Value *SizePtr = B.CreateStructGEP(TT, Tape, 1);
+  Value *Old = B.CreateLoad(B.getInt64Ty(), SizePtr);
+  Value *New = Up ? B.CreateAdd(Old, Bytes) : B.CreateSub(Old, Bytes);
+  B.CreateStore(New, SizePtr);
+  Value *Data = B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(TT, Tape, 0));
+  return B.CreateGEP(B.getInt8Ty(), Data, Up ? Old : New);
+}
+
+/// The bytes \p Tape holds once \p Bytes more are pushed (saturating: no
+/// allocation meets a saturated need), and its capacity.
+static std::pair<Value *, Value *>
+needAndCapacity(IRBuilderBase &B, StructType *TT, Value *Tape, Value *Bytes) {
+  Value *Size = B.CreateLoad(B.getInt64Ty(), B.CreateStructGEP(TT, Tape, 1));
+  Value *Cap = B.CreateLoad(B.getInt64Ty(), B.CreateStructGEP(TT, Tape, 2));
+  return {B.CreateBinaryIntrinsic(Intrinsic::uadd_sat, Size, Bytes), Cap};
+}
+
 Function *RuntimeFunctions::tapePush() {
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
@@ -309,24 +330,22 @@ Function *RuntimeFunctions::tapePush() {
   return F;
 }
 
-Function *RuntimeFunctions::tapePushUnchecked() {
+Function *RuntimeFunctions::topMover(StringRef Name, bool Up) {
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
   bool Created;
-  Function *F = getOrCreate("__ad_tape_push_unchecked",
-                            FunctionType::get(Ptr, {Ptr, I64}, false), Created);
+  Function *F =
+      getOrCreate(Name, FunctionType::get(Ptr, {Ptr, I64}, false), Created);
   if (!Created)
     return F;
   F->addFnAttr(Attribute::AlwaysInline);
-  StructType *TT = tapeType();
-  Value *Tape = F->getArg(0), *Bytes = F->getArg(1);
   IRBuilder<> B(BasicBlock::Create(C, "entry", F));
-  Value *SizePtr = B.CreateStructGEP(TT, Tape, 1);
-  Value *Size = B.CreateLoad(I64, SizePtr);
-  B.CreateStore(B.CreateAdd(Size, Bytes), SizePtr);
-  Value *Data = B.CreateLoad(Ptr, B.CreateStructGEP(TT, Tape, 0));
-  B.CreateRet(B.CreateGEP(B.getInt8Ty(), Data, Size));
+  B.CreateRet(moveTop(B, tapeType(), F->getArg(0), F->getArg(1), Up));
   return F;
+}
+
+Function *RuntimeFunctions::tapePushUnchecked() {
+  return topMover("__ad_tape_push_unchecked", /*Up=*/true);
 }
 
 Function *RuntimeFunctions::tapeEnsure() {
@@ -347,9 +366,7 @@ Function *RuntimeFunctions::tapeEnsure() {
   BasicBlock *Grow = BasicBlock::Create(C, "grow", F);
   BasicBlock *Done = BasicBlock::Create(C, "done", F);
   IRBuilder<> B(Entry);
-  Value *Size = B.CreateLoad(I64, B.CreateStructGEP(TT, Tape, 1));
-  Value *Cap = B.CreateLoad(I64, B.CreateStructGEP(TT, Tape, 2));
-  Value *Need = B.CreateBinaryIntrinsic(Intrinsic::uadd_sat, Size, Bytes);
+  auto [Need, Cap] = needAndCapacity(B, TT, Tape, Bytes);
   B.CreateCondBr(B.CreateICmpUGT(Need, Cap), Grow, Done);
   B.SetInsertPoint(Grow);
   B.CreateCall(tapeGrow(), {Tape, Need});
@@ -360,23 +377,7 @@ Function *RuntimeFunctions::tapeEnsure() {
 }
 
 Function *RuntimeFunctions::tapePop() {
-  LLVMContext &C = M.getContext();
-  Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
-  bool Created;
-  Function *F = getOrCreate("__ad_tape_pop",
-                            FunctionType::get(Ptr, {Ptr, I64}, false), Created);
-  if (!Created)
-    return F;
-  F->addFnAttr(Attribute::AlwaysInline);
-  StructType *TT = tapeType();
-  IRBuilder<> B(BasicBlock::Create(C, "entry", F));
-  Value *Tape = F->getArg(0), *Bytes = F->getArg(1);
-  Value *SizePtr = B.CreateStructGEP(TT, Tape, 1);
-  Value *NewSize = B.CreateSub(B.CreateLoad(I64, SizePtr), Bytes);
-  B.CreateStore(NewSize, SizePtr);
-  Value *Data = B.CreateLoad(Ptr, B.CreateStructGEP(TT, Tape, 0));
-  B.CreateRet(B.CreateGEP(B.getInt8Ty(), Data, NewSize));
-  return F;
+  return topMover("__ad_tape_pop", /*Up=*/false);
 }
 
 Function *RuntimeFunctions::tapeReserve() {
@@ -404,9 +405,7 @@ Function *RuntimeFunctions::tapeReserve() {
   IRBuilder<> B(Entry);
   if (cachesTape())
     B.CreateCall(tapeTake(), {Tape});
-  Value *Size = B.CreateLoad(I64, B.CreateStructGEP(TT, Tape, 1));
-  Value *Cap = B.CreateLoad(I64, B.CreateStructGEP(TT, Tape, 2));
-  Value *Need = B.CreateBinaryIntrinsic(Intrinsic::uadd_sat, Size, Bytes);
+  auto [Need, Cap] = needAndCapacity(B, TT, Tape, Bytes);
   Value *Short = B.CreateICmpUGT(Need, Cap);
   Value *Sane = B.CreateICmpULE(Need, B.getInt64(MaxTapeBytes));
   B.CreateCondBr(B.CreateAnd(Short, Sane), Grow, Done);
