@@ -198,6 +198,14 @@ static bool runsEveryIteration(BasicBlock *BB, Loop *L, DominatorTree &DT) {
   return Latch && DT.dominates(BB, Latch);
 }
 
+/// A count the canonical primal computes (TapeReservation.h), as the forward
+/// sweep has it: a constant as it is, anything else its clone.
+static Value *countInForward(ReverseState &S, Value *Primal) {
+  if (!Primal || isa<Constant>(Primal))
+    return Primal;
+  return S.VMap.lookup(Primal);
+}
+
 /// \p Sum plus \p Add, saturating; Add where Sum is null.
 static Value *addBytes(IRBuilderBase &B, Value *Sum, Value *Add) {
   return Sum ? B.CreateBinaryIntrinsic(Intrinsic::uadd_sat, Sum, Add, nullptr,
@@ -246,8 +254,7 @@ void TapeRecords::reserveTape() {
     bool Sure = Runs;
     if (!Sure)
       Runs = Bound.Iterations; // At most once an iteration.
-    if (!isa<Constant>(Runs))
-      Runs = S.VMap.lookup(Runs);
+    Runs = countInForward(S, Runs);
     if (!At || !Runs)
       continue;
     B.SetInsertPoint(At);
@@ -299,11 +306,6 @@ static bool callsNothingThatRecords(const Loop &L) {
 
 void TapeRecords::checkCapacityPerEntry() {
   IRBuilder<> &B = S.B;
-  auto InForward = [&](Value *Primal) -> Value * {
-    if (!Primal || isa<Constant>(Primal))
-      return Primal;
-    return S.VMap.lookup(Primal);
-  };
   for (Loop *L : S.LI.getLoopsInPreorder()) {
     auto It = S.Bounds.find(L->getHeader());
     if (It == S.Bounds.end() || !It->second.PerEntry ||
@@ -322,7 +324,7 @@ void TapeRecords::checkCapacityPerEntry() {
       auto Found = Records.find(BB);
       if (Found == Records.end() || !Found->second->Push)
         continue;
-      Value *Runs = InForward(Bound.runsPerEntry(BB));
+      Value *Runs = countInForward(S, Bound.runsPerEntry(BB));
       Counted &= Runs && runsEveryIteration(BB, L, S.DT);
       Pushes.push_back({Found->second->Push, Runs});
     }

@@ -16,17 +16,21 @@ Function *RuntimeFunctions::getOrCreate(StringRef Name, FunctionType *Ty,
   Function *F = Function::Create(Ty, GlobalValue::LinkOnceODRLinkage, Name, &M);
   F->setVisibility(GlobalValue::HiddenVisibility);
   F->addFnAttr(Attribute::NoUnwind);
+  return F;
+}
+
+void RuntimeFunctions::grantFloatingPointPermissions(Function &F) {
   // The inliner keeps a function-wide floating-point permission (no NaNs,
   // no signed zeros, ...) only where every function inlined into it grants
   // it too: a tape push inlined into a derivative of -ffast-math code would
   // take away the permissions the loop vectorizer needs for a maximum
-  // reduction. These functions do no floating-point arithmetic, so they
-  // grant them all.
+  // reduction. Only functions without floating-point arithmetic may grant
+  // them: under "no NaNs" the memcpy adjoint's, first_equal's or the team
+  // sums' comparisons could be lowered as if a NaN compared equal.
   for (StringRef Permission :
        {"no-infs-fp-math", "no-nans-fp-math", "no-signed-zeros-fp-math",
         "unsafe-fp-math", "approx-func-fp-math", "less-precise-fpmad"})
-    F->addFnAttr(Permission, "true");
-  return F;
+    F.addFnAttr(Permission, "true");
 }
 
 Function *RuntimeFunctions::shadowAllocAligned() {

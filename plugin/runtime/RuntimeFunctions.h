@@ -162,6 +162,11 @@ private:
   llvm::Function *getOrCreate(llvm::StringRef Name, llvm::FunctionType *Ty,
                               bool &Created);
   llvm::Function *tapeGrow();
+  /// Marks \p F, a function without floating-point arithmetic that is
+  /// always inlined (the tape's push, pop and ensure), as granting every
+  /// function-wide floating-point permission, so that inlining it keeps the
+  /// caller's.
+  static void grantFloatingPointPermissions(llvm::Function &F);
   /// ptr Name(ptr tape, i64 bytes), always inlined: moves the tape's top by
   /// bytes, up (an unchecked push) or down (a pop), and returns the record.
   llvm::Function *topMover(llvm::StringRef Name, bool Up);

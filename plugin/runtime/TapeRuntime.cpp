@@ -307,6 +307,7 @@ Function *RuntimeFunctions::tapePush() {
   if (!Created)
     return F;
   F->addFnAttr(Attribute::AlwaysInline);
+  grantFloatingPointPermissions(*F);
   // size + bytes cannot wrap: size is at most the capacity, which an
   // allocation gave, and bytes is one record.
   StructType *TT = tapeType();
@@ -339,6 +340,7 @@ Function *RuntimeFunctions::topMover(StringRef Name, bool Up) {
   if (!Created)
     return F;
   F->addFnAttr(Attribute::AlwaysInline);
+  grantFloatingPointPermissions(*F);
   IRBuilder<> B(BasicBlock::Create(C, "entry", F));
   B.CreateRet(moveTop(B, tapeType(), F->getArg(0), F->getArg(1), Up));
   return F;
@@ -358,6 +360,7 @@ Function *RuntimeFunctions::tapeEnsure() {
   if (!Created)
     return F;
   F->addFnAttr(Attribute::AlwaysInline);
+  grantFloatingPointPermissions(*F);
   // need = size + bytes, saturating: a need no allocation can meet makes
   // grow abort, never a push past the end.
   StructType *TT = tapeType();

@@ -1,8 +1,8 @@
 // Works (keep it working): a gradient of -ffast-math code keeps the
 // function-wide permissions of the program's flags ("no-nans-fp-math" and
-// the like) though the tape's push is inlined into it: the plugin's runtime
-// functions grant them all (runtime/RuntimeFunctions.cpp, getOrCreate). The
-// loop vectorizer needs them for a maximum reduction: the row maximum of a
+// the like) though the tape's push is inlined into it: the always-inlined
+// tape functions grant them all (grantFloatingPointPermissions). The loop
+// vectorizer needs them for a maximum reduction: the row maximum of a
 // softmax whose exponentials are taped (each overwrites its logit) is a
 // vector maxnum in the gradient. The gradient against central differences.
 // RUN: %clang_ad -O2 -ffast-math %s -o %t -lm && %run %t
