@@ -55,7 +55,9 @@ test-sanitize: deps
 # BENCH_ARGS go to Google Benchmark, e.g. BENCH_ARGS=--benchmark_filter=ad;
 # GPT2_ARGS to the GPT-2 benchmark too, e.g. GPT2_ARGS=--gpt2_124m
 # (bench/gpt2/gpt2.h); ADBENCH_ARGS to the ADBench one, e.g.
-# ADBENCH_ARGS=--adbench_all (bench/adbench/README.md). gpt2_bench_fast is
+# ADBENCH_ARGS=--adbench_all (bench/adbench/README.md); CHECKPOINT_ARGS to
+# the checkpointing one, e.g. CHECKPOINT_ARGS=--burgers_steps=1000
+# (bench/checkpoint/README.md). gpt2_bench_fast is
 # the GPT-2 step compiled with llm.c's -Ofast on both paths. gpt2_bench_omp, the
 # GPT-2 step with llm.c's OpenMP pragmas, runs with GPT2_OMP_THREADS threads
 # when LLVM's libomp is installed (otherwise its target says it is skipped).
@@ -64,7 +66,7 @@ test-sanitize: deps
 GPT2_OMP_THREADS ?= 2
 bench: build
 	cmake -S . -B $(BUILD) $(CMAKE_GEN) -DAD_BENCH=ON
-	cmake --build $(BUILD) --target rosenbrock_bench gpt2_bench gpt2_bench_fast gpt2_bench_omp hydro_bench adbench_bench
+	cmake --build $(BUILD) --target rosenbrock_bench gpt2_bench gpt2_bench_fast gpt2_bench_omp hydro_bench checkpoint_bench adbench_bench
 	$(BUILD)/bench/rosenbrock_bench $(BENCH_ARGS)
 	$(BUILD)/bench/gpt2/gpt2_bench $(GPT2_ARGS) $(BENCH_ARGS)
 	$(BUILD)/bench/gpt2/gpt2_bench_fast $(GPT2_ARGS) $(BENCH_ARGS)
@@ -73,6 +75,7 @@ bench: build
 	  OMP_NUM_THREADS=$(GPT2_OMP_THREADS) $(BUILD)/bench/gpt2/gpt2_bench_omp $(GPT2_ARGS) $(BENCH_ARGS); \
 	fi
 	$(BUILD)/bench/hydro/hydro_bench $(BENCH_ARGS)
+	$(BUILD)/bench/checkpoint/checkpoint_bench $(CHECKPOINT_ARGS) $(BENCH_ARGS)
 	$(BUILD)/bench/adbench/adbench_bench $(ADBENCH_ARGS) $(BENCH_ARGS)
 	@if [ -f /usr/local/cuda/include/cuda.h ] || [ -n "$$CUDA_PATH" ]; then \
 	  cmake --build $(BUILD) --target gpt2_cuda; \

@@ -111,6 +111,11 @@ struct DerivativeSignature {
   /// iteration and stays in cache: it tapes the results of library math
   /// calls (exp, tanh) rather than computing them again in the reverse sweep.
   bool FusedIteration = false;
+  /// Gradient only: the entry-point call sits in code that another
+  /// derivative copies (a derivative of a derivative). Its time loops are
+  /// not checkpointed (primal/CheckpointLoops.h): the schedule's callbacks
+  /// are calls through pointers, which the outer derivative cannot follow.
+  bool Nested = false;
 
   /// The cache's key (hashed by it). It names the function by address as
   /// well: unnamed IR functions (@0, @1) must not share derivatives.
@@ -140,6 +145,8 @@ struct DerivativeSignature {
       K += "|team";
     if (FusedIteration)
       K += "|fused";
+    if (Nested)
+      K += "|nested";
     if (PrivateShadowArgs) {
       K += "|p";
       K += std::to_string(PrivateShadowArgs);

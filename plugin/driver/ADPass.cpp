@@ -322,9 +322,10 @@ CallInst *callDerivative(EntryPointCall &EP, ADContext &Ctx, Function *D,
 }
 
 bool lowerReverse(EntryPointCall &EP, ADContext &Ctx,
-                  ArrayRef<GlobalVariable *> ResetAfter) {
+                  ArrayRef<GlobalVariable *> ResetAfter, bool Nested) {
   DerivativeCache &Cache = *Ctx.Cache;
   DerivativeSignature Sig = signatureOf(EP, DerivativeKind::Gradient);
+  Sig.Nested = Nested;
   Type *RetTy = EP.Fn->getReturnType();
   SmallVector<Type *, 4> AdjointTypes;
   for (auto [Param, Act] : zip(EP.Fn->args(), EP.Activities))
@@ -527,8 +528,9 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
     if (EP && Lowering.Recursive[Index])
       reportRecursiveNesting(*EP, Diag);
     else if (EP && !Globals.failed(Call))
-      Ok = Kind == EntryPointKind::Reverse ? lowerReverse(*EP, Ctx, Reset)
-                                           : lowerForward(*EP, Ctx, Reset);
+      Ok = Kind == EntryPointKind::Reverse
+               ? lowerReverse(*EP, Ctx, Reset, Lowering.Nested[Index])
+               : lowerForward(*EP, Ctx, Reset);
     if (Ok)
       remarkDerivative(*EP, Cache.synthesizedCount() - SynthesizedBefore);
     if (!Ok && !Call->getType()->isVoidTy())

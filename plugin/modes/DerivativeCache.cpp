@@ -4,9 +4,11 @@
 #include "analysis/IterationOwnership.h"
 #include "core/IRHelpers.h"
 #include "core/ParallelRegionCalls.h"
+#include "modes/CheckpointBuilder.h"
 #include "modes/FusedIterations.h"
 #include "modes/ReverseBuilder.h"
 #include "modes/TangentBuilder.h"
+#include "primal/CheckpointLoops.h"
 #include "primal/Preprocess.h"
 #include "primal/ReloadVersioning.h"
 #include "primal/StoreForwarding.h"
@@ -162,9 +164,10 @@ static Function *canonicalWithNoAlias(Function &F, uint64_t NoAliasArgs,
   return Clone;
 }
 
-Function *DerivativeCache::gradientPrimal(Function *F, uint64_t NoAliasArgs) {
+Function *DerivativeCache::gradientPrimal(Function *F, uint64_t NoAliasArgs,
+                                          bool Nested) {
   auto [It, Inserted] =
-      GradientCanonical.try_emplace({F, NoAliasArgs}, nullptr);
+      GradientCanonical.try_emplace({F, NoAliasArgs, Nested}, nullptr);
   if (!Inserted)
     return It->second;
   Function *Shared = canonicalPrimal(F);
@@ -183,7 +186,34 @@ Function *DerivativeCache::gradientPrimal(Function *F, uint64_t NoAliasArgs) {
     return It->second = Clone;
   }
   ADPhaseTimer Timer(ADPhase::CanonicalPrimal);
-  Function *Clone = canonicalWithNoAlias(*F, NoAliasArgs, Ctx.FAM);
+  SmallVector<Function *, 6> Outlined;
+  bool Quiet = false;
+  // The clone, its time loops outlined for checkpointing where they can be
+  // (first: the other rewrites then see a loop's steps as one call).
+  auto FreshClone = [&] {
+    Function *Clone = canonicalWithNoAlias(*F, NoAliasArgs, Ctx.FAM);
+    CheckpointOutlining O;
+    if (!Nested)
+      O = outlineCheckpointedLoops(*Clone, *F, Ctx.FAM, Quiet);
+    // Remarks once, not again for a second clone.
+    Quiet = true;
+    if (O.Failed) {
+      // A rewrite that gave up leaves the clone in no defined state.
+      Ctx.FAM.clear(*Clone, Clone->getName());
+      Clone->eraseFromParent();
+      for (Function *Made : O.Made) {
+        Ctx.FAM.clear(*Made, Made->getName());
+        Made->dropAllReferences();
+      }
+      for (Function *Made : O.Made)
+        Made->eraseFromParent();
+      Clone = canonicalWithNoAlias(*F, NoAliasArgs, Ctx.FAM);
+      O.Made.clear();
+    }
+    Outlined = std::move(O.Made);
+    return Clone;
+  };
+  Function *Clone = FreshClone();
   // Forwarded first: the loads it replaces need no run-time checks.
   unsigned Forwarded = forwardStoredValues(*Clone, Ctx.FAM);
   std::optional<ReloadVersions> Versions = versionForReloads(*Clone, Ctx.FAM);
@@ -191,15 +221,23 @@ Function *DerivativeCache::gradientPrimal(Function *F, uint64_t NoAliasArgs) {
     // Versioning leaves a function it gives up on in no defined state.
     Ctx.FAM.clear(*Clone, Clone->getName());
     Clone->eraseFromParent();
-    if (!Forwarded && !NoAliasArgs)
+    for (Function *Made : Outlined) {
+      Ctx.FAM.clear(*Made, Made->getName());
+      Made->dropAllReferences();
+    }
+    for (Function *Made : Outlined)
+      Made->eraseFromParent();
+    if (!Forwarded && !NoAliasArgs && Outlined.empty())
       return It->second = Shared;
-    Clone = canonicalWithNoAlias(*F, NoAliasArgs, Ctx.FAM);
+    Clone = FreshClone();
     forwardStoredValues(*Clone, Ctx.FAM);
   }
   Clone->setName(F->getName() + (Versions    ? ".ad.primal.versioned"
                                  : Forwarded ? ".ad.primal.forwarded"
                                              : ".ad.primal.noalias"));
   registerCanonical(Clone, F);
+  for (Function *Made : Outlined)
+    adoptOutlined(Made, F);
   OptimizationRemarkEmitter ORE(F);
   if (Forwarded)
     ORE.emit([&] {
@@ -316,8 +354,9 @@ Function *DerivativeCache::sweptGradient(const DerivativeSignature &Sig) {
 
 bool DerivativeCache::buildSweptGradient(const DerivativeSignature &Sig,
                                          Function &F) {
-  ReverseBuilder Builder(Ctx, Sig, gradientPrimal(Sig.Primal, Sig.NoAliasArgs),
-                         &F, &F);
+  ReverseBuilder Builder(
+      Ctx, Sig, gradientPrimal(Sig.Primal, Sig.NoAliasArgs, Sig.Nested), &F,
+      &F);
   if (Builder.build())
     return true;
   discard(&F);
@@ -360,6 +399,16 @@ SplitDerivative DerivativeCache::split(const DerivativeSignature &Sig) {
                           /*PrimalParamsFirst=*/false);
   It->second = S;
   ADPhaseTimer Timer(ADPhase::ReverseMode);
+  if (std::optional<CheckpointedLoop> Loop = checkpointedLoop(*Sig.Primal)) {
+    if (!buildCheckpointedLoop(Ctx, Sig, *Loop, *S.Augmented, *S.Adjoint)) {
+      discard(S.Augmented);
+      discard(S.Adjoint);
+      Splits[Sig.key()] = SplitDerivative();
+      return SplitDerivative();
+    }
+    Augmented.insert(S.Augmented);
+    return S;
+  }
   ReverseBuilder Builder(Ctx, Sig, canonicalPrimal(Sig.Primal), S.Augmented,
                          S.Adjoint);
   if (!Builder.build()) {

@@ -21,6 +21,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/PassManager.h"
+#include <map>
 #include <memory>
 
 namespace ad {
@@ -69,7 +70,7 @@ public:
   void forgetCanonical(llvm::Function *F) {
     Canonical.erase(F);
     for (auto It = GradientCanonical.begin(); It != GradientCanonical.end();)
-      if (It->first.first == F)
+      if (std::get<0>(It->first) == F)
         GradientCanonical.erase(It++);
       else
         ++It;
@@ -79,7 +80,9 @@ public:
   /// or the shared one if that finds nothing. Pointer parameters in
   /// \p NoAliasArgs (DerivativeSignature::NoAliasArgs) are noalias in it:
   /// such a clone is the gradient's own.
-  llvm::Function *gradientPrimal(llvm::Function *F, uint64_t NoAliasArgs);
+  /// Its time loops are outlined for checkpointing unless \p Nested.
+  llvm::Function *gradientPrimal(llvm::Function *F, uint64_t NoAliasArgs,
+                                 bool Nested);
   /// The counted loops of a canonical primal (see CountedLoops.h).
   const CountedLoopMap &countedLoops(llvm::Function *Canonical) {
     std::unique_ptr<CountedLoopMap> &Map = Counted[Canonical];
@@ -141,7 +144,7 @@ private:
   llvm::StringMap<llvm::Function *> Tangents, Gradients;
   llvm::StringMap<SplitDerivative> Splits;
   llvm::DenseMap<llvm::Function *, llvm::Function *> Canonical;
-  llvm::DenseMap<std::pair<llvm::Function *, uint64_t>, llvm::Function *>
+  std::map<std::tuple<llvm::Function *, uint64_t, bool>, llvm::Function *>
       GradientCanonical;
   llvm::DenseMap<llvm::Function *,
                  std::unique_ptr<llvm::DenseSet<const llvm::BasicBlock *>>>

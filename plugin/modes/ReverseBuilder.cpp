@@ -13,6 +13,7 @@
 #include "modes/ConstantShadows.h"
 #include "modes/StoredPointers.h"
 #include "modes/UnsupportedConstructs.h"
+#include "primal/CheckpointLoops.h"
 #include "rules/ShadowErrors.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/AliasAnalysis.h"
@@ -87,8 +88,12 @@ bool ReverseBuilder::build() {
   Records.checkCapacityPerEntry();
   if (S.Combined)
     Records.dropUnusedTape();
-  Records.remarkTape(Values.recomputedCount());
-  Records.remarkFields();
+  // One step of a checkpointed loop is outlined code with no source line
+  // of its own; the loop's remark speaks for it.
+  if (!isCheckpointStep(*S.Sig.Primal)) {
+    Records.remarkTape(Values.recomputedCount());
+    Records.remarkFields();
+  }
   dropUnneededStores();
   return true;
 }

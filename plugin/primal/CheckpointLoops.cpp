@@ -1,0 +1,1275 @@
+//===- CheckpointLoops.cpp - Time loops outlined for checkpointing --------===//
+//
+// See CheckpointLoops.h. The plan (what a loop carries, where its steps
+// write) is made while the loop is intact and its scalar evolution valid;
+// the rewrite then moves the carried values to memory, outlines one step
+// with CodeExtractor, replaces the loop by a call, and emits the ranges
+// function from the plan.
+//
+//===----------------------------------------------------------------------===//
+#include "primal/CheckpointLoops.h"
+#include "analysis/AccessIntervals.h"
+#include "core/IRHelpers.h"
+#include "core/ParallelRegionCalls.h"
+#include "core/PrimalMarks.h"
+#include "rules/KnownFunctions.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/CFG.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/MemoryLocation.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/CodeExtractor.h"
+#include "llvm/Transforms/Utils/LoopRotationUtils.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+#include <variant>
+
+using namespace llvm;
+
+static cl::opt<bool> CheckpointTimeLoops(
+    "ad-checkpoint", cl::init(true), cl::Hidden,
+    cl::desc("Outline time loops so that their gradients checkpoint under "
+             "the tape budget (on by default)"));
+
+namespace ad {
+
+namespace {
+
+/// Pointers the loop swaps: header phis whose value from the latch is
+/// another phi of the class, all starting at pointers fixed before the loop.
+struct SwapClass {
+  SmallVector<PHINode *, 2> Phis;
+  SmallVector<Value *, 2> Starts; // distinct
+};
+
+/// Bytes [Base + Lo, Base + Hi + Size) a step may write: Base is a value
+/// fixed before the loop (Class < 0) or whichever start of swap class Class
+/// phi ClassPhi holds.
+struct WriteRange {
+  Value *Base = nullptr;
+  int Class = -1;
+  PHINode *ClassPhi = nullptr;
+  const SCEV *Lo = nullptr, *Hi = nullptr, *Size = nullptr;
+  /// Written after the loop, never by it: part of whole snapshots only.
+  bool AfterLoop = false;
+  /// The interval holds where these do (narrow index arithmetic does not
+  /// wrap): checked each time the ranges are computed.
+  Conjunction Assume;
+  /// The store's loops are entered (their guards hold): otherwise the
+  /// range is empty (an array of no elements may be no memory at all).
+  Conjunction Runs;
+};
+
+struct Plan {
+  Loop *L = nullptr;
+  SmallVector<PHINode *, 4> Carried; // in field order
+  SmallVector<SwapClass, 2> Classes;
+  DenseMap<PHINode *, unsigned> ClassOf;
+  SmallVector<WriteRange, 8> Writes;
+  const SCEV *TripCount = nullptr; // backedge-taken count + 1, or null
+  /// Values used after the loop, each the carried value of a phi there:
+  /// the phi's value from the latch where the latch exits, the phi itself
+  /// where the header does.
+  SmallVector<std::pair<Instruction *, PHINode *>, 2> LiveOut;
+};
+
+/// What rejects a loop, for the missed remark.
+struct Rejection {
+  std::string Why;
+};
+
+/// Whether \p S can be computed from values fixed before \p L.
+bool fixedBefore(const SCEV *S, const Loop *L) {
+  bool Ok = true;
+  auto Visit = [&](const SCEV *X) {
+    switch (X->getSCEVType()) {
+    case scConstant:
+    case scAddExpr:
+    case scMulExpr:
+    case scSignExtend:
+    case scZeroExtend:
+    case scTruncate:
+    case scSMaxExpr:
+    case scUMaxExpr:
+    case scSMinExpr:
+    case scUMinExpr:
+    case scUDivExpr:
+    case scPtrToInt:
+      break;
+    case scUnknown: {
+      Value *V = cast<SCEVUnknown>(X)->getValue();
+      if (auto *I = dyn_cast<Instruction>(V); I && L->contains(I))
+        Ok = false;
+      break;
+    }
+    default:
+      Ok = false;
+    }
+  };
+  SCEVExprContains(S, [&](const SCEV *X) {
+    Visit(X);
+    return false;
+  });
+  return Ok;
+}
+
+class Planner {
+public:
+  Planner(Function &F, Loop &L, LoopInfo &LI, ScalarEvolution &SE,
+          DominatorTree &DT, AAResults &AA)
+      : F(F), L(L), LI(LI), SE(SE), DT(DT), AA(AA), Intervals(SE) {}
+
+  std::variant<Plan, Rejection> plan();
+
+private:
+  std::optional<Rejection> carried(Plan &P);
+  std::optional<Rejection> writes(Plan &P);
+  std::optional<Rejection> writesAfter(Plan &P);
+  /// The range \p Address + [0, Size) takes over one step; nullopt if it
+  /// is not bounded from values fixed before the loop.
+  std::optional<WriteRange> rangeOf(Plan &P, Value *Address, const SCEV *Size,
+                                    Instruction &At, const Loop *Within);
+
+  /// What must hold for every loop from \p BB's out to \p Within (inside
+  /// the time loop, or a top-level one after it) to be entered: the
+  /// comparisons of the branches that decide exactly whether each loop's
+  /// preheader runs in an iteration of its parent (its guard, an `if (n >
+  /// 0)` around several loops). nullopt where one is not such a comparison
+  /// of values at hand before the time loop.
+  std::optional<Conjunction> entered(const BasicBlock *BB,
+                                     const Loop *Within) const;
+  /// Every path from \p From reaches \p To before \p Always (the parent's
+  /// latch, or the return) or an exit of \p Parent.
+  bool alwaysReaches(const BasicBlock *From, const BasicBlock *To,
+                     const Loop *Parent, const BasicBlock *Always) const;
+  /// Whether each loop from \p BB's out to (not including) \p Top leaves
+  /// only at its latch, or only at its header where BB is the header: BB
+  /// then runs once for each value ScalarEvolution counts its induction
+  /// to (not one time fewer, which would put a snapshot's last bytes past
+  /// the end of an array).
+  bool storeCountedToBackedge(const BasicBlock *BB, const Loop *Top) const;
+  /// Whether \p S is computed from values at hand before the loop.
+  bool atHandBefore(const SCEV *S) const;
+
+  Function &F;
+  Loop &L;
+  LoopInfo &LI;
+  ScalarEvolution &SE;
+  DominatorTree &DT;
+  AAResults &AA;
+  IntervalFinder Intervals;
+};
+
+std::optional<Rejection> Planner::carried(Plan &P) {
+  BasicBlock *Pre = L.getLoopPreheader(), *Latch = L.getLoopLatch();
+  for (PHINode &Phi : L.getHeader()->phis()) {
+    Type *T = Phi.getType();
+    if (T->isIntegerTy() || T->isFloatingPointTy()) {
+      P.Carried.push_back(&Phi);
+      continue;
+    }
+    if (!T->isPointerTy())
+      return Rejection{"it carries a value of a type it cannot keep"};
+    if (P.ClassOf.count(&Phi))
+      continue;
+    // The class: phis reached through their values from the latch.
+    SwapClass C;
+    SmallVector<PHINode *, 4> Work{&Phi};
+    while (!Work.empty()) {
+      PHINode *X = Work.pop_back_val();
+      if (is_contained(C.Phis, X))
+        continue;
+      C.Phis.push_back(X);
+      auto *Next = dyn_cast<PHINode>(X->getIncomingValueForBlock(Latch));
+      if (!Next || Next->getParent() != L.getHeader())
+        return Rejection{"a pointer it carries moves (only pointers it swaps "
+                         "can be kept)"};
+      Work.push_back(Next);
+      Value *Start = X->getIncomingValueForBlock(Pre);
+      if (!is_contained(C.Starts, Start))
+        C.Starts.push_back(Start);
+      // And the phis whose value from the latch is X.
+      for (PHINode &Y : L.getHeader()->phis())
+        if (Y.getIncomingValueForBlock(Latch) == X)
+          Work.push_back(&Y);
+    }
+    unsigned Index = P.Classes.size();
+    for (PHINode *X : C.Phis) {
+      if (P.ClassOf.count(X))
+        return Rejection{"its swapped pointers do not form one cycle"};
+      P.ClassOf[X] = Index;
+      P.Carried.push_back(X);
+    }
+    P.Classes.push_back(std::move(C));
+  }
+  return std::nullopt;
+}
+
+bool Planner::storeCountedToBackedge(const BasicBlock *BB,
+                                     const Loop *Top) const {
+  // One exit: an early one skips the rest of its iteration, and a body
+  // after a test in the header runs one time fewer than the header.
+  for (const Loop *X = LI.getLoopFor(BB); X != Top; X = X->getParentLoop()) {
+    const BasicBlock *Exiting = X->getExitingBlock();
+    if (Exiting != X->getLoopLatch() &&
+        !(Exiting == X->getHeader() && BB == Exiting))
+      return false;
+  }
+  return true;
+}
+
+std::optional<Conjunction> Planner::entered(const BasicBlock *BB,
+                                            const Loop *Within) const {
+  Conjunction Conds;
+  if (!Within)
+    return Conds;
+  const BasicBlock *Return = nullptr;
+  for (const BasicBlock &X : F)
+    if (isa<ReturnInst>(X.getTerminator()))
+      Return = &X;
+  if (!Return)
+    return std::nullopt;
+  for (const Loop *K = LI.getLoopFor(BB); K != Within->getParentLoop();
+       K = K->getParentLoop()) {
+    const BasicBlock *Entry = K->getLoopPreheader();
+    if (!Entry)
+      return std::nullopt;
+    // Where an iteration of the parent (or, after the time loop, the
+    // function) always goes: from the entry up the dominator tree to there,
+    // each branch on the way decides exactly whether the entry runs.
+    const Loop *Parent = K->getParentLoop();
+    const BasicBlock *Always = Parent ? Parent->getLoopLatch() : Return;
+    for (const BasicBlock *B = Entry; !DT.dominates(B, Always);) {
+      const BasicBlock *D = DT.getNode(B)->getIDom()->getBlock();
+      // A loop before it in the same iteration (one after another in the
+      // step): it leaves by one exit, towards B, whenever it is entered.
+      if (const Loop *Before = LI.getLoopFor(D);
+          Before && Before->getParentLoop() == Parent && !Before->contains(B) &&
+          Before->getExitingBlock() == D && Before->getExitBlock() &&
+          Before->getExitBlock()->getSinglePredecessor() == D &&
+          DT.dominates(Before->getExitBlock(), B)) {
+        if (!Before->getLoopPreheader() ||
+            !alwaysReaches(Before->getExitBlock(), B, Parent, Always))
+          return std::nullopt;
+        B = Before->getLoopPreheader();
+        continue;
+      }
+      auto *Br = dyn_cast<BranchInst>(D->getTerminator());
+      auto *Cmp = Br && Br->isConditional()
+                      ? dyn_cast<ICmpInst>(Br->getCondition())
+                      : nullptr;
+      if (!Cmp || !SE.isSCEVable(Cmp->getOperand(0)->getType()))
+        return std::nullopt;
+      int Toward = -1;
+      for (unsigned K2 = 0; K2 < 2; ++K2)
+        if (DT.dominates(Br->getSuccessor(K2), B) &&
+            Br->getSuccessor(K2)->getSinglePredecessor() == D)
+          Toward = Toward < 0 ? int(K2) : 2;
+      if (Toward < 0 || Toward > 1 ||
+          !alwaysReaches(Br->getSuccessor(Toward), B, Parent, Always))
+        return std::nullopt;
+      CmpInst::Predicate Pred = Cmp->getPredicate();
+      if (Toward == 1)
+        Pred = CmpInst::getInversePredicate(Pred);
+      Compare C{Pred, SE.getSCEV(Cmp->getOperand(0)),
+                SE.getSCEV(Cmp->getOperand(1))};
+      if (!atHandBefore(C.Lhs) || !atHandBefore(C.Rhs))
+        return std::nullopt;
+      Conds.push_back(C);
+      B = D;
+    }
+  }
+  return Conds;
+}
+
+bool Planner::alwaysReaches(const BasicBlock *From, const BasicBlock *To,
+                            const Loop *Parent,
+                            const BasicBlock *Always) const {
+  SmallPtrSet<const BasicBlock *, 16> Seen;
+  SmallVector<const BasicBlock *, 16> Work{From};
+  while (!Work.empty()) {
+    const BasicBlock *X = Work.pop_back_val();
+    if (X == To || !Seen.insert(X).second)
+      continue;
+    if (X == Always || (Parent && !Parent->contains(X)))
+      return false;
+    append_range(Work, successors(X));
+    if (succ_empty(X))
+      return false;
+  }
+  return true;
+}
+
+bool Planner::atHandBefore(const SCEV *S) const {
+  if (!fixedBefore(S, &L))
+    return false;
+  Instruction *Before = L.getLoopPreheader()->getTerminator();
+  bool Ok = true;
+  auto Visit = [&](const SCEV *X) {
+    if (auto *U = dyn_cast<SCEVUnknown>(X))
+      if (auto *I = dyn_cast<Instruction>(U->getValue());
+          I && !DT.dominates(I, Before))
+        Ok = false;
+  };
+  SCEVExprContains(S, [&](const SCEV *X) {
+    Visit(X);
+    return false;
+  });
+  return Ok;
+}
+
+std::optional<WriteRange> Planner::rangeOf(Plan &P, Value *Address,
+                                           const SCEV *Size, Instruction &At,
+                                           const Loop *Within) {
+  if (!SE.isSCEVable(Address->getType()))
+    return std::nullopt;
+  const SCEV *S = SE.getSCEV(Address);
+  auto *Base = dyn_cast<SCEVUnknown>(SE.getPointerBase(S));
+  const SCEV *Offset = SE.removePointerBase(S);
+  if (!Base || isa<SCEVCouldNotCompute>(Offset))
+    return std::nullopt;
+  WriteRange R;
+  Value *BaseV = Base->getValue();
+  if (auto *Phi = dyn_cast<PHINode>(BaseV); Phi && P.ClassOf.count(Phi)) {
+    R.Class = P.ClassOf[Phi];
+    R.ClassPhi = Phi;
+  } else if (auto *I = dyn_cast<Instruction>(BaseV);
+             I && !DT.dominates(I, L.getLoopPreheader()->getTerminator())) {
+    return std::nullopt;
+  } else {
+    R.Base = BaseV;
+  }
+  std::optional<Interval> I = Intervals.over(Offset, Within);
+  if (!I)
+    return std::nullopt;
+  std::optional<Interval> SizeI = Intervals.over(Size, Within);
+  if (!SizeI)
+    return std::nullopt;
+  R.Lo = I->Lo;
+  R.Hi = I->Hi;
+  R.Size = SE.getTruncateOrZeroExtend(SizeI->Hi, R.Lo->getType());
+  append_range(R.Assume, I->Assume);
+  append_range(R.Assume, SizeI->Assume);
+  if (!atHandBefore(R.Lo) || !atHandBefore(R.Hi) || !atHandBefore(R.Size))
+    return std::nullopt;
+  for (const Compare &Cmp : R.Assume)
+    if (!atHandBefore(Cmp.Lhs) || !atHandBefore(Cmp.Rhs))
+      return std::nullopt;
+  std::optional<Conjunction> Runs = entered(At.getParent(), Within);
+  if (!Runs)
+    return std::nullopt;
+  R.Runs = std::move(*Runs);
+  return R;
+}
+
+/// \p Call writes nothing a step's state holds: a marker, or a math
+/// function (whose only write is errno, or lgamma's signgam), which runs
+/// again with the step as it would have.
+static bool writesNoProgramMemory(const CallBase &Call) {
+  if (auto *II = dyn_cast<IntrinsicInst>(&Call);
+      II && (II->isAssumeLikeIntrinsic() ||
+             II->getIntrinsicID() == Intrinsic::lifetime_start ||
+             II->getIntrinsicID() == Intrinsic::lifetime_end))
+    return true;
+  switch (classifyCallee(Call).Kind) {
+  case CalleeKind::NoEffect:
+  case CalleeKind::Math:
+  case CalleeKind::LibraryState:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// The outermost loop below \p Top (or the top-level loop where Top is
+/// null) that holds \p BB, or null if Top itself (no subloop) does.
+static const Loop *outermostBelow(const Loop *Top, const BasicBlock *BB,
+                                  const LoopInfo &LI) {
+  const Loop *In = LI.getLoopFor(BB);
+  if (In == Top)
+    return nullptr;
+  while (In->getParentLoop() != Top)
+    In = In->getParentLoop();
+  return In;
+}
+
+std::optional<Rejection> Planner::writes(Plan &P) {
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB) {
+      if (isa<AllocaInst>(I))
+        return Rejection{"it allocates on the stack"};
+      if (!I.mayWriteToMemory())
+        continue;
+      auto *Call = dyn_cast<CallBase>(&I);
+      if (Call && writesNoProgramMemory(*Call))
+        continue;
+      if (Call && !isa<MemIntrinsic>(Call))
+        return Rejection{"it calls a function that may write memory or "
+                         "have other effects"};
+      if (!isa<StoreInst>(I) && !Call)
+        return Rejection{"it writes memory other than by stores"};
+      // The store must run on every iteration of its own loop: the range
+      // of its address over that loop is then memory the program writes.
+      const Loop *Own = outermostBelow(&L, BB, LI);
+      if (BasicBlock *Latch = LI.getLoopFor(BB)->getLoopLatch();
+          !Latch || !DT.dominates(BB, Latch))
+        return Rejection{"a store in it runs on some of its iterations only"};
+      if (!storeCountedToBackedge(BB, &L))
+        return Rejection{"a loop in it has an early exit, or leaves before "
+                         "its body and cannot be rotated"};
+      std::optional<WriteRange> R;
+      if (auto *St = dyn_cast<StoreInst>(&I)) {
+        if (St->isVolatile() || St->isAtomic())
+          return Rejection{"it stores atomically or volatile"};
+        uint64_t Bytes = F.getDataLayout().getTypeStoreSize(
+            St->getValueOperand()->getType());
+        R = rangeOf(P, St->getPointerOperand(),
+                    SE.getConstant(Type::getInt64Ty(F.getContext()), Bytes), I,
+                    Own);
+      } else {
+        auto *MI = cast<MemIntrinsic>(Call);
+        if (MI->isVolatile())
+          return Rejection{"it stores atomically or volatile"};
+        R = rangeOf(P, MI->getDest(), SE.getSCEV(MI->getLength()), I, Own);
+      }
+      if (!R)
+        return Rejection{"the memory a store in it writes is not bounded by "
+                         "values known before it"};
+      P.Writes.push_back(*R);
+    }
+  return std::nullopt;
+}
+
+std::optional<Rejection> Planner::writesAfter(Plan &P) {
+  // Steps run again during the reverse sweep read memory as it is then:
+  // what the loop reads and does not write must not change after it, or
+  // be saved with the snapshots where its range is known.
+  SmallVector<Instruction *, 16> Reads;
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB)
+      if (I.mayReadFromMemory())
+        Reads.push_back(&I);
+  SmallPtrSet<BasicBlock *, 16> After;
+  SmallVector<BasicBlock *, 16> Work{L.getExitBlock()};
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    if (!After.insert(BB).second)
+      continue;
+    if (L.contains(BB))
+      return Rejection{"it can be entered again"};
+    append_range(Work, successors(BB));
+  }
+  for (BasicBlock *BB : After)
+    for (Instruction &W : *BB) {
+      if (!W.mayWriteToMemory() || isDeferredFree(W))
+        continue;
+      if (auto *Call = dyn_cast<CallBase>(&W);
+          Call && writesNoProgramMemory(*Call))
+        continue;
+      auto *St = dyn_cast<StoreInst>(&W);
+      bool Meets = any_of(Reads, [&](Instruction *R) {
+        if (auto *Ld = dyn_cast<LoadInst>(R))
+          return isModSet(AA.getModRefInfo(&W, MemoryLocation::get(Ld)));
+        if (auto *Call = dyn_cast<CallBase>(R); Call && St)
+          return isRefSet(AA.getModRefInfo(Call, MemoryLocation::get(St)));
+        return true;
+      });
+      if (!Meets)
+        continue;
+      if (!St || St->isVolatile() || St->isAtomic())
+        return Rejection{"what it reads may be written after it"};
+      // A store at an address known before the loop: saved with the
+      // snapshots (the loop does not change it).
+      uint64_t Bytes =
+          F.getDataLayout().getTypeStoreSize(St->getValueOperand()->getType());
+      if (LI.getLoopFor(BB) &&
+          (!storeCountedToBackedge(BB, nullptr) ||
+           !DT.dominates(BB, LI.getLoopFor(BB)->getLoopLatch())))
+        return Rejection{"what it reads may be written after it"};
+      std::optional<WriteRange> R =
+          rangeOf(P, St->getPointerOperand(),
+                  SE.getConstant(Type::getInt64Ty(F.getContext()), Bytes), W,
+                  outermostBelow(nullptr, BB, LI));
+      if (!R || R->Class >= 0)
+        return Rejection{"what it reads may be written after it"};
+      R->AfterLoop = true;
+      P.Writes.push_back(*R);
+    }
+  return std::nullopt;
+}
+
+std::variant<Plan, Rejection> Planner::plan() {
+  Plan P;
+  P.L = &L;
+  BasicBlock *Pre = L.getLoopPreheader(), *Latch = L.getLoopLatch(),
+             *Exit = L.getExitBlock();
+  if (!Pre || !Latch || !Exit)
+    return Rejection{"it has more than one latch or exit"};
+  if (Exit->getSinglePredecessor() == nullptr)
+    return Rejection{"its exit is shared"};
+  if (auto R = carried(P))
+    return *R;
+  BasicBlock *Exiting = Exit->getSinglePredecessor();
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB) {
+      if (none_of(I.users(), [&](User *U) {
+            return !L.contains(cast<Instruction>(U)->getParent());
+          }))
+        continue;
+      PHINode *Of = nullptr;
+      for (PHINode *Phi : P.Carried)
+        if ((Exiting == Latch && Phi->getIncomingValueForBlock(Latch) == &I) ||
+            (Exiting == L.getHeader() && Phi == &I))
+          Of = Phi;
+      if (!Of || !Of->getType()->isIntOrPtrTy())
+        return Rejection{"a value it computes is used after it"};
+      P.LiveOut.push_back({&I, Of});
+    }
+  if (auto R = writes(P))
+    return *R;
+  if (auto R = writesAfter(P))
+    return *R;
+  const SCEV *BTC = SE.getBackedgeTakenCount(&L);
+  if (!isa<SCEVCouldNotCompute>(BTC) && fixedBefore(BTC, &L)) {
+    Type *I64 = Type::getInt64Ty(F.getContext());
+    P.TripCount =
+        SE.getAddExpr(SE.getTruncateOrZeroExtend(BTC, I64), SE.getOne(I64));
+  }
+  return P;
+}
+
+/// Emits \p S, whose unknowns \p Map gives.
+Value *emitExpression(const SCEV *S, IRBuilderBase &B,
+                      function_ref<Value *(Value *)> Map) {
+  Type *Ty = S->getType();
+  auto Op = [&](unsigned I) {
+    return emitExpression(S->operands()[I], B, Map);
+  };
+  auto Fold = [&](auto Combine) {
+    Value *V = Op(0);
+    for (unsigned I = 1; I < S->operands().size(); ++I)
+      V = Combine(V, Op(I));
+    return V;
+  };
+  switch (S->getSCEVType()) {
+  case scConstant:
+    return cast<SCEVConstant>(S)->getValue();
+  case scUnknown:
+    return Map(cast<SCEVUnknown>(S)->getValue());
+  case scAddExpr:
+    return Fold([&](Value *A, Value *C) {
+      if (A->getType()->isPointerTy())
+        return B.CreatePtrAdd(A, C);
+      return B.CreateAdd(A, C);
+    });
+  case scMulExpr:
+    return Fold([&](Value *A, Value *C) { return B.CreateMul(A, C); });
+  case scSignExtend:
+    return B.CreateSExt(Op(0), Ty);
+  case scZeroExtend:
+    return B.CreateZExt(Op(0), Ty);
+  case scTruncate:
+    return B.CreateTrunc(Op(0), Ty);
+  case scPtrToInt:
+    return B.CreatePtrToInt(Op(0), Ty);
+  case scUDivExpr: {
+    // Never a division by zero where the loop would not have run.
+    Value *D = Op(1);
+    Value *Safe = B.CreateSelect(B.CreateIsNull(D), ConstantInt::get(Ty, 1), D);
+    return B.CreateUDiv(Op(0), Safe);
+  }
+  default: {
+    Intrinsic::ID ID = S->getSCEVType() == scSMaxExpr   ? Intrinsic::smax
+                       : S->getSCEVType() == scUMaxExpr ? Intrinsic::umax
+                       : S->getSCEVType() == scSMinExpr ? Intrinsic::smin
+                                                        : Intrinsic::umin;
+    return Fold(
+        [&](Value *A, Value *C) { return B.CreateBinaryIntrinsic(ID, A, C); });
+  }
+  }
+}
+
+/// "f: a loop at file.c:12" (or "f: a loop" without debug information).
+std::string loopName(const Loop &L, const Function &Orig) {
+  std::string Name = demangle(Orig.getName());
+  Name += ": a loop";
+  if (DebugLoc Loc = L.getStartLoc()) {
+    Name += " at ";
+    if (auto *Scope = dyn_cast_or_null<DIScope>(Loc.getScope()))
+      Name += Scope->getFilename().str();
+    Name += ":" + std::to_string(Loc.getLine());
+  }
+  return Name;
+}
+
+class Rewriter {
+public:
+  Rewriter(Function &F, Plan &P, ScalarEvolution &SE, const Function &Orig,
+           SmallVectorImpl<Function *> &Made)
+      : F(F), P(P), SE(SE), Orig(Orig), Made(Made), C(F.getContext()),
+        I64(Type::getInt64Ty(C)), I32(Type::getInt32Ty(C)),
+        Ptr(PointerType::getUnqual(C)) {}
+
+  /// nullopt where it gave up midway (F is then in no defined state).
+  std::optional<CheckpointedLoop> run();
+
+private:
+  Function &F;
+  Plan &P;
+  ScalarEvolution &SE;
+  const Function &Orig;
+  SmallVectorImpl<Function *> &Made;
+  LLVMContext &C;
+  Type *I64, *I32, *Ptr;
+};
+
+std::optional<CheckpointedLoop> Rewriter::run() {
+  Loop &L = *P.L;
+  BasicBlock *Pre = L.getLoopPreheader(), *Header = L.getHeader(),
+             *Latch = L.getLoopLatch(), *Exit = L.getExitBlock();
+  std::string Name = loopName(L, Orig);
+  SmallVector<BasicBlock *, 16> Blocks(L.blocks());
+
+  // The trip count, expanded before anything moves.
+  Value *Trips = ConstantInt::getSigned(I64, -1);
+  if (P.TripCount) {
+    SCEVExpander Expander(SE, "ad.ckpt");
+    Trips = Expander.expandCodeFor(P.TripCount, I64, Pre->getTerminator());
+  }
+
+  // The carried values' struct: an index (i32) for a swapped pointer.
+  SmallVector<Type *, 8> Fields;
+  for (PHINode *Phi : P.Carried)
+    Fields.push_back(P.ClassOf.count(Phi) ? I32 : Phi->getType());
+  StructType *CarriedTy =
+      StructType::create(C, Fields, F.getName().str() + ".ad.carried");
+  IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
+  AllocaInst *Slot = B.CreateAlloca(CarriedTy, nullptr, "ad.carried");
+
+  auto StartOf = [&](PHINode *Phi) -> Value * {
+    Value *Start = Phi->getIncomingValueForBlock(Pre);
+    auto It = P.ClassOf.find(Phi);
+    if (It == P.ClassOf.end())
+      return Start;
+    return ConstantInt::get(I32, find(P.Classes[It->second].Starts, Start) -
+                                     P.Classes[It->second].Starts.begin());
+  };
+  SmallVector<Value *, 8> FirstValues;
+  for (PHINode *Phi : P.Carried)
+    FirstValues.push_back(StartOf(Phi));
+  // Stored before the loop (so that the slot is an input of the step, not
+  // sunk into it); the loop function stores them again.
+  B.SetInsertPoint(Pre->getTerminator());
+  for (auto [K, V] : enumerate(FirstValues))
+    B.CreateStore(V, B.CreateStructGEP(CarriedTy, Slot, K));
+
+  // Values used after the loop: read from the struct there, as the call
+  // will return them.
+  SmallVector<LoadInst *, 2> LiveOutLoads;
+  {
+    DenseMap<PHINode *, unsigned> FieldOf;
+    for (auto [K, Phi] : enumerate(P.Carried))
+      FieldOf[Phi] = K;
+    IRBuilder<> EB(&*Exit->getFirstInsertionPt());
+    for (auto [X, Phi] : P.LiveOut) {
+      unsigned K = FieldOf[Phi];
+      LoadInst *Ld =
+          EB.CreateLoad(Fields[K], EB.CreateStructGEP(CarriedTy, Slot, K),
+                        X->getName() + ".after");
+      LiveOutLoads.push_back(Ld);
+      Value *V = Ld;
+      auto It = P.ClassOf.find(Phi);
+      if (It != P.ClassOf.end()) {
+        ArrayRef<Value *> Starts = P.Classes[It->second].Starts;
+        V = Starts.back();
+        for (unsigned J = Starts.size() - 1; J-- > 0;)
+          V = EB.CreateSelect(EB.CreateICmpEQ(Ld, ConstantInt::get(I32, J)),
+                              Starts[J], V);
+      }
+      for (PHINode &ExitPhi : make_early_inc_range(Exit->phis()))
+        if (ExitPhi.getIncomingValue(0) == X) {
+          ExitPhi.replaceAllUsesWith(V);
+          ExitPhi.eraseFromParent();
+        }
+      X->replaceUsesWithIf(V, [&](Use &U) {
+        return !L.contains(cast<Instruction>(U.getUser())->getParent());
+      });
+    }
+    // The exit's other phis (it has one predecessor) hold values from
+    // before the loop.
+    for (PHINode &ExitPhi : make_early_inc_range(Exit->phis())) {
+      ExitPhi.replaceAllUsesWith(ExitPhi.getIncomingValue(0));
+      ExitPhi.eraseFromParent();
+    }
+  }
+
+  // In the header: the values loaded; a swapped pointer chosen by index.
+  B.SetInsertPoint(&*Header->getFirstInsertionPt());
+  DenseMap<PHINode *, Value *> Loaded;
+  for (auto [K, Phi] : enumerate(P.Carried))
+    Loaded[Phi] = B.CreateLoad(Fields[K], B.CreateStructGEP(CarriedTy, Slot, K),
+                               Phi->getName() + ".carried");
+  DenseMap<PHINode *, Value *> Replacement;
+  for (PHINode *Phi : P.Carried) {
+    auto It = P.ClassOf.find(Phi);
+    if (It == P.ClassOf.end()) {
+      Replacement[Phi] = Loaded[Phi];
+      continue;
+    }
+    ArrayRef<Value *> Starts = P.Classes[It->second].Starts;
+    Value *V = Starts.back();
+    for (unsigned K = Starts.size() - 1; K-- > 0;)
+      V = B.CreateSelect(B.CreateICmpEQ(Loaded[Phi], ConstantInt::get(I32, K)),
+                         Starts[K], V);
+    Replacement[Phi] = V;
+  }
+  // Before the latch's branch: the next values stored.
+  B.SetInsertPoint(Latch->getTerminator());
+  SmallVector<Value *, 8> Next;
+  for (PHINode *Phi : P.Carried) {
+    Value *N = Phi->getIncomingValueForBlock(Latch);
+    if (P.ClassOf.count(Phi))
+      N = Loaded[cast<PHINode>(N)];
+    Next.push_back(N);
+  }
+  for (auto [K, N] : enumerate(Next)) {
+    if (auto *Phi = dyn_cast<PHINode>(N); Phi && Replacement.count(Phi))
+      N = Replacement[Phi];
+    B.CreateStore(N, B.CreateStructGEP(CarriedTy, Slot, K));
+  }
+  for (PHINode *Phi : P.Carried) {
+    Phi->replaceAllUsesWith(Replacement[Phi]);
+    Phi->eraseFromParent();
+  }
+
+  // The back edge goes through a block outside the step.
+  BasicBlock *Again = BasicBlock::Create(C, "ad.ckpt.again", &F);
+  BranchInst::Create(Header, Again);
+  Latch->getTerminator()->replaceSuccessorWith(Header, Again);
+
+  CodeExtractor Extractor(Blocks);
+  if (!Extractor.isEligible())
+    return std::nullopt;
+  SetVector<Value *> Inputs, Outputs, Allocas;
+  Extractor.findInputsOutputs(Inputs, Outputs, Allocas);
+  if (!Outputs.empty())
+    return std::nullopt;
+  CodeExtractorAnalysisCache Cache(F);
+  Function *Step = Extractor.extractCodeRegion(Cache);
+  if (!Step)
+    return std::nullopt;
+  Made.push_back(Step);
+  if (!Step->hasOneUse())
+    return std::nullopt;
+  Step->setName(F.getName() + ".ad.step");
+  Step->setMetadata("ad.checkpoint.step", MDNode::get(C, {}));
+  auto *StepCall = cast<CallInst>(Step->user_back());
+  BasicBlock *CallBlock = StepCall->getParent();
+  // Which result goes on.
+  uint64_t GoOn = 0;
+  Instruction *Term = CallBlock->getTerminator();
+  if (auto *Br = dyn_cast<BranchInst>(Term);
+      Br && Br->isConditional() && Br->getCondition() == StepCall)
+    GoOn = Br->getSuccessor(0) == Again ? 1 : 0;
+  else if (auto *Sw = dyn_cast<SwitchInst>(Term);
+           Sw && Sw->getCondition() == StepCall) {
+    bool Found = false;
+    for (auto Case : Sw->cases())
+      if (Case.getCaseSuccessor() == Again)
+        GoOn = Case.getCaseValue()->getZExtValue(), Found = true;
+    if (!Found)
+      return std::nullopt;
+  } else {
+    return std::nullopt;
+  }
+  unsigned SlotArg = ~0u;
+  SmallVector<Value *, 8> StepInputs;
+  for (auto [K, A] : enumerate(StepCall->args())) {
+    if (A.get() == Slot)
+      SlotArg = K;
+    else
+      StepInputs.push_back(A.get());
+  }
+  if (SlotArg == ~0u)
+    return std::nullopt;
+
+  // Values the ranges need that the step does not take.
+  SmallVector<Value *, 4> Extra;
+  auto NeedInput = [&](Value *V) {
+    if (isa<Constant>(V) || is_contained(StepInputs, V) ||
+        is_contained(Extra, V))
+      return;
+    Extra.push_back(V);
+  };
+  for (WriteRange &W : P.Writes) {
+    if (W.Base)
+      NeedInput(W.Base);
+    auto Visit = [&](const SCEV *X) {
+      if (auto *U = dyn_cast<SCEVUnknown>(X))
+        NeedInput(U->getValue());
+    };
+    SmallVector<const SCEV *, 8> Exprs{W.Lo, W.Hi, W.Size};
+    for (const Compare &Cmp : W.Assume)
+      Exprs.append({Cmp.Lhs, Cmp.Rhs});
+    for (const Compare &Cmp : W.Runs)
+      Exprs.append({Cmp.Lhs, Cmp.Rhs});
+    for (const SCEV *S : Exprs)
+      SCEVExprContains(S, [&](const SCEV *X) {
+        Visit(X);
+        return false;
+      });
+  }
+  for (SwapClass &Cl : P.Classes)
+    for (Value *S : Cl.Starts)
+      NeedInput(S);
+  SmallVector<Value *, 8> Inputs2(StepInputs);
+  append_range(Inputs2, Extra);
+
+  // f.ad.ranges(ptr carried, inputs..., i64 whole, ptr out) -> i64.
+  SmallVector<Type *, 8> RangeParams{Ptr};
+  for (Value *V : Inputs2)
+    RangeParams.push_back(V->getType());
+  RangeParams.push_back(I64);
+  RangeParams.push_back(Ptr);
+  Function *Ranges = Function::Create(
+      FunctionType::get(I64, RangeParams, false), GlobalValue::InternalLinkage,
+      F.getName() + ".ad.ranges", F.getParent());
+  Made.push_back(Ranges);
+  Ranges->addFnAttr(Attribute::NoUnwind);
+  unsigned MaxRanges = 1;
+  {
+    BasicBlock *Entry = BasicBlock::Create(C, "entry", Ranges);
+    BasicBlock *Step1 = BasicBlock::Create(C, "next.step", Ranges);
+    BasicBlock *Whole = BasicBlock::Create(C, "whole", Ranges);
+    IRBuilder<> RB(Entry);
+    Value *CarriedArg = Ranges->getArg(0);
+    Value *WholeArg = Ranges->getArg(1 + Inputs2.size());
+    Value *Out = Ranges->getArg(2 + Inputs2.size());
+    RB.CreateCondBr(RB.CreateIsNotNull(WholeArg), Whole, Step1);
+    auto Map = [&](Value *V) -> Value * {
+      if (isa<Constant>(V))
+        return V;
+      return Ranges->getArg(1 + (find(Inputs2, V) - Inputs2.begin()));
+    };
+    StructType *RangeTy = StructType::get(C, {Ptr, I64});
+    for (bool IsWhole : {false, true}) {
+      RB.SetInsertPoint(IsWhole ? Whole : Step1);
+      unsigned N = 0;
+      Value *Holds = RB.getTrue();
+      auto Emit = [&](Value *Addr, Value *Len) {
+        Value *Slot2 = RB.CreateConstGEP1_64(RangeTy, Out, N++);
+        RB.CreateStore(Addr, RB.CreateStructGEP(RangeTy, Slot2, 0));
+        RB.CreateStore(Len, RB.CreateStructGEP(RangeTy, Slot2, 1));
+      };
+      Emit(CarriedArg, ConstantInt::get(
+                           I64, F.getDataLayout().getTypeAllocSize(CarriedTy)));
+      for (WriteRange &W : P.Writes) {
+        if (W.AfterLoop && !IsWhole)
+          continue;
+        auto Emit2 = [&](const Conjunction &Conds) {
+          Value *All = RB.getTrue();
+          for (const Compare &Cmp : Conds)
+            All = RB.CreateAnd(
+                All, RB.CreateICmp(Cmp.Pred, emitExpression(Cmp.Lhs, RB, Map),
+                                   emitExpression(Cmp.Rhs, RB, Map)));
+          return All;
+        };
+        // A loop that is not entered writes nothing; its assumptions
+        // need not hold then.
+        Value *Runs = Emit2(W.Runs);
+        Holds = RB.CreateAnd(Holds,
+                             RB.CreateOr(RB.CreateNot(Runs), Emit2(W.Assume)));
+        Value *Lo = RB.CreateSExtOrTrunc(emitExpression(W.Lo, RB, Map), I64);
+        Value *Hi = RB.CreateSExtOrTrunc(emitExpression(W.Hi, RB, Map), I64);
+        Value *Size =
+            RB.CreateZExtOrTrunc(emitExpression(W.Size, RB, Map), I64);
+        Value *Len = RB.CreateBinaryIntrinsic(
+            Intrinsic::smax, RB.CreateAdd(RB.CreateSub(Hi, Lo), Size),
+            ConstantInt::get(I64, 0));
+        Len = RB.CreateSelect(Runs, Len, ConstantInt::get(I64, 0));
+        if (W.Class < 0) {
+          Emit(RB.CreatePtrAdd(Map(W.Base), Lo), Len);
+          continue;
+        }
+        ArrayRef<Value *> Starts = P.Classes[W.Class].Starts;
+        if (IsWhole) {
+          for (Value *S : Starts)
+            Emit(RB.CreatePtrAdd(Map(S), Lo), Len);
+          continue;
+        }
+        unsigned Field = find(P.Carried, W.ClassPhi) - P.Carried.begin();
+        Value *Index = RB.CreateLoad(
+            I32, RB.CreateStructGEP(CarriedTy, CarriedArg, Field));
+        Value *Base = Map(Starts.back());
+        for (unsigned K = Starts.size() - 1; K-- > 0;)
+          Base =
+              RB.CreateSelect(RB.CreateICmpEQ(Index, ConstantInt::get(I32, K)),
+                              Map(Starts[K]), Base);
+        Emit(RB.CreatePtrAdd(Base, Lo), Len);
+      }
+      // Where index arithmetic would wrap, no range is known: the
+      // schedule stops the program (~0 ranges) rather than save too little.
+      RB.CreateRet(RB.CreateSelect(Holds, ConstantInt::get(I64, N),
+                                   ConstantInt::getAllOnesValue(I64)));
+      MaxRanges = std::max(MaxRanges, N);
+    }
+  }
+
+  // f.ad.loop(i64 trips, first values..., inputs...): the steps.
+  SmallVector<Type *, 12> LoopParams{I64};
+  for (Value *V : FirstValues)
+    LoopParams.push_back(V->getType());
+  for (Value *V : Inputs2)
+    LoopParams.push_back(V->getType());
+  SmallVector<Type *, 2> OutTys;
+  SmallVector<unsigned, 2> OutFields;
+  for (auto [X, Phi] : P.LiveOut) {
+    unsigned K = find(P.Carried, Phi) - P.Carried.begin();
+    OutFields.push_back(K);
+    OutTys.push_back(Fields[K]);
+  }
+  Type *RetTy =
+      OutTys.empty() ? Type::getVoidTy(C) : (Type *)StructType::get(C, OutTys);
+  Function *LoopFn = Function::Create(
+      FunctionType::get(RetTy, LoopParams, false), GlobalValue::InternalLinkage,
+      F.getName() + ".ad.loop", F.getParent());
+  Made.insert(Made.begin(), LoopFn);
+  LoopFn->addFnAttr(Attribute::NoUnwind);
+  {
+    BasicBlock *Entry = BasicBlock::Create(C, "entry", LoopFn);
+    BasicBlock *Body = BasicBlock::Create(C, "step", LoopFn);
+    BasicBlock *Done = BasicBlock::Create(C, "done", LoopFn);
+    IRBuilder<> LB(Entry);
+    Value *S = LB.CreateAlloca(CarriedTy, nullptr, "carried");
+    for (unsigned K = 0; K < FirstValues.size(); ++K)
+      LB.CreateStore(LoopFn->getArg(1 + K),
+                     LB.CreateStructGEP(CarriedTy, S, K));
+    LB.CreateBr(Body);
+    LB.SetInsertPoint(Body);
+    SmallVector<Value *, 8> Args;
+    for (unsigned K = 0; K < StepInputs.size(); ++K)
+      Args.push_back(LoopFn->getArg(1 + FirstValues.size() + K));
+    Args.insert(Args.begin() + SlotArg, S);
+    Value *R = LB.CreateCall(Step, Args);
+    Value *On = LB.CreateICmpEQ(R, ConstantInt::get(R->getType(), GoOn));
+    LB.CreateCondBr(On, Body, Done);
+    LB.SetInsertPoint(Done);
+    if (OutTys.empty()) {
+      LB.CreateRetVoid();
+    } else {
+      Value *Out = PoisonValue::get(RetTy);
+      for (auto [J, K] : enumerate(OutFields))
+        Out = LB.CreateInsertValue(
+            Out, LB.CreateLoad(Fields[K], LB.CreateStructGEP(CarriedTy, S, K)),
+            J);
+      LB.CreateRet(Out);
+    }
+  }
+
+  // The loop in F becomes one call.
+  SmallVector<Value *, 12> CallArgs{Trips};
+  append_range(CallArgs, FirstValues);
+  append_range(CallArgs, Inputs2);
+  Instruction *PreTerm = Pre->getTerminator();
+  IRBuilder<> FB(PreTerm);
+  CallInst *Call = FB.CreateCall(LoopFn, CallArgs);
+  Call->setDebugLoc(StepCall->getDebugLoc());
+  FB.CreateBr(Exit);
+  PreTerm->eraseFromParent();
+  for (auto [J, Ld] : enumerate(LiveOutLoads)) {
+    IRBuilder<> XB(Ld);
+    Ld->replaceAllUsesWith(XB.CreateExtractValue(Call, J));
+  }
+  // The stores of first values in the preheader and the slot go.
+  SmallVector<BasicBlock *, 4> Dead{CallBlock, Again};
+  for (BasicBlock *BB : Dead)
+    BB->dropAllReferences();
+  for (BasicBlock *BB : Dead)
+    BB->eraseFromParent();
+  for (User *U : make_early_inc_range(Slot->users()))
+    if (auto *G = dyn_cast<GetElementPtrInst>(U)) {
+      for (User *GU : make_early_inc_range(G->users()))
+        cast<Instruction>(GU)->eraseFromParent();
+      G->eraseFromParent();
+    } else {
+      cast<Instruction>(U)->eraseFromParent(); // a store of field 0
+    }
+  Slot->eraseFromParent();
+
+  CheckpointedLoop Pieces;
+  Pieces.Loop = LoopFn;
+  Pieces.Step = Step;
+  Pieces.Ranges = Ranges;
+  Pieces.Carried = CarriedTy;
+  Pieces.FirstValues = FirstValues.size();
+  Pieces.StepInputs = StepInputs.size();
+  Pieces.CarriedArg = SlotArg;
+  Pieces.OutFields.assign(OutFields.begin(), OutFields.end());
+  Pieces.GoOn = GoOn;
+  Pieces.MaxRanges = MaxRanges;
+  Pieces.Name = Name;
+  Metadata *Ops[9] = {
+      ConstantAsMetadata::get(Step),
+      ConstantAsMetadata::get(Ranges),
+      ConstantAsMetadata::get(ConstantInt::get(I64, Pieces.FirstValues)),
+      ConstantAsMetadata::get(ConstantInt::get(I64, Pieces.StepInputs)),
+      ConstantAsMetadata::get(ConstantInt::get(I64, GoOn)),
+      ConstantAsMetadata::get(ConstantInt::get(I64, MaxRanges)),
+      MDString::get(C, Name),
+      ConstantAsMetadata::get(ConstantInt::get(I64, SlotArg)),
+      nullptr};
+  SmallVector<Metadata *, 2> Outs;
+  for (unsigned K : OutFields)
+    Outs.push_back(ConstantAsMetadata::get(ConstantInt::get(I64, K)));
+  Ops[8] = MDNode::get(C, Outs);
+  LoopFn->setMetadata("ad.checkpoint", MDNode::get(C, Ops));
+  return Pieces;
+}
+
+/// Top-level loops whose steps are loop nests, in program order.
+SmallVector<BasicBlock *, 4> timeLoopHeaders(Function &F, LoopInfo &LI) {
+  SmallVector<BasicBlock *, 4> Headers;
+  ReversePostOrderTraversal<Function *> RPO(&F);
+  for (BasicBlock *BB : RPO)
+    if (Loop *L = LI.getLoopFor(BB); L && !L->getParentLoop() &&
+                                     L->getHeader() == BB &&
+                                     !L->getSubLoops().empty())
+      Headers.push_back(BB);
+  return Headers;
+}
+
+/// Inlines the calls in \p L to functions the plugin differentiates from
+/// their bodies (not recursive ones): the stores of a step's helpers are
+/// then the loop's own, which the plan can bound. Their scalars are
+/// promoted out of the stack again. Whether any was inlined.
+bool inlineHelpers(Function &F, Loop &L, DominatorTree &DT) {
+  SmallVector<CallBase *, 4> Calls;
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB)
+      if (auto *Call = dyn_cast<CallBase>(&I)) {
+        Function *Callee = calledFunction(*Call);
+        if (!Callee || Callee == &F || Callee->isDeclaration() ||
+            Callee->isVarArg() || isParallelRegionCall(*Call) ||
+            classifyCallee(*Call).Kind != CalleeKind::Defined ||
+            any_of(Callee->users(), [&](User *U) {
+              auto *C = dyn_cast<CallBase>(U);
+              return C && C->getFunction() == Callee;
+            }))
+          continue;
+        Calls.push_back(Call);
+      }
+  bool Inlined = false;
+  for (CallBase *Call : Calls) {
+    InlineFunctionInfo IFI;
+    Inlined |= InlineFunction(*Call, IFI).isSuccess();
+  }
+  if (!Inlined)
+    return false;
+  DT.recalculate(F);
+  SmallVector<AllocaInst *, 8> Slots;
+  for (Instruction &I : F.getEntryBlock())
+    if (auto *AI = dyn_cast<AllocaInst>(&I); AI && isAllocaPromotable(AI))
+      Slots.push_back(AI);
+  if (!Slots.empty())
+    PromoteMemToReg(Slots, DT);
+  return true;
+}
+
+/// Whether \p L leaves only from its header, before its body: the body
+/// then runs one iteration fewer than the header (-O0's loops).
+bool exitsBeforeBody(const Loop &L) {
+  return L.getExitingBlock() == L.getHeader() &&
+         L.getLoopLatch() != L.getHeader();
+}
+
+/// Rotates the loops inside \p L that leave before their body, so that the
+/// offsets a store in a body takes over a loop are those ScalarEvolution
+/// counts to the backedge-taken count (otherwise one step too far: bytes
+/// past the end of an array in a snapshot). Whether any was rotated.
+bool rotateSubloops(Function &F, Loop &L, FunctionAnalysisManager &FAM) {
+  SmallVector<Loop *, 8> Inner;
+  for (Loop *Sub : L.getLoopsInPreorder())
+    if (Sub != &L && exitsBeforeBody(*Sub))
+      Inner.push_back(Sub);
+  if (Inner.empty())
+    return false;
+  auto &LI = FAM.getResult<LoopAnalysis>(F);
+  auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+  auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+  auto &AC = FAM.getResult<AssumptionAnalysis>(F);
+  auto &TTI = FAM.getResult<TargetIRAnalysis>(F);
+  SimplifyQuery SQ(F.getDataLayout(), &DT, &AC);
+  bool Rotated = false;
+  // Innermost last: rotating an outer loop first keeps the inner ones.
+  for (Loop *Sub : Inner)
+    Rotated |= LoopRotation(Sub, &LI, &TTI, &AC, &DT, &SE, nullptr, SQ,
+                            /*RotationOnly=*/true, /*Threshold=*/~0u,
+                            /*IsUtilMode=*/true);
+  return Rotated;
+}
+
+bool onGPU(const Module &M) {
+  Triple T(M.getTargetTriple());
+  return T.isNVPTX() || T.isAMDGPU();
+}
+
+/// Inlines the helpers of the loop at \p Header (a few levels deep) and
+/// rotates its subloops. Whether anything changed.
+bool prepareLoop(Function &F, BasicBlock *Header,
+                 FunctionAnalysisManager &FAM) {
+  bool Changed = false;
+  for (unsigned Round = 0; Round < 3; ++Round) {
+    Loop *L = FAM.getResult<LoopAnalysis>(F).getLoopFor(Header);
+    if (!inlineHelpers(F, *L, FAM.getResult<DominatorTreeAnalysis>(F)))
+      break;
+    FAM.invalidate(F, PreservedAnalyses::none());
+    Changed = true;
+  }
+  Loop *L = FAM.getResult<LoopAnalysis>(F).getLoopFor(Header);
+  if (rotateSubloops(F, *L, FAM)) {
+    FAM.invalidate(F, PreservedAnalyses::none());
+    Changed = true;
+  }
+  return Changed;
+}
+
+/// The plan for the loop at \p Header of \p F as it is.
+std::variant<Plan, Rejection> planLoop(Function &F, BasicBlock *Header,
+                                       FunctionAnalysisManager &FAM) {
+  auto &LI = FAM.getResult<LoopAnalysis>(F);
+  Planner Planner(
+      F, *LI.getLoopFor(Header), LI, FAM.getResult<ScalarEvolutionAnalysis>(F),
+      FAM.getResult<DominatorTreeAnalysis>(F), FAM.getResult<AAManager>(F));
+  return Planner.plan();
+}
+
+} // namespace
+
+CheckpointOutlining outlineCheckpointedLoops(Function &F, const Function &User,
+                                             FunctionAnalysisManager &FAM,
+                                             bool Quiet) {
+  CheckpointOutlining Result;
+  if (!CheckpointTimeLoops || onGPU(*F.getParent()))
+    return Result;
+  OptimizationRemarkEmitter ORE(&F);
+  SmallPtrSet<BasicBlock *, 4> Tried;
+  while (true) {
+    BasicBlock *Header = nullptr;
+    for (BasicBlock *H : timeLoopHeaders(F, FAM.getResult<LoopAnalysis>(F)))
+      if (!Tried.contains(H)) {
+        Header = H;
+        break;
+      }
+    if (!Header)
+      break;
+    Tried.insert(Header);
+    DebugLoc Loc =
+        FAM.getResult<LoopAnalysis>(F).getLoopFor(Header)->getStartLoc();
+    // Inlining and rotating change the gradient's code: tried on a copy
+    // first, kept only for a loop that is then checkpointed.
+    ValueToValueMapTy VMap;
+    Function *Trial = CloneFunction(&F, VMap);
+    auto *TrialHeader = cast<BasicBlock>(VMap[Header]);
+    bool Prepared = prepareLoop(*Trial, TrialHeader, FAM);
+    std::variant<Plan, Rejection> Planned = planLoop(*Trial, TrialHeader, FAM);
+    FAM.clear(*Trial, Trial->getName());
+    Trial->eraseFromParent();
+    if (auto *R = std::get_if<Rejection>(&Planned)) {
+      if (!Quiet)
+        ORE.emit([&] {
+          return OptimizationRemarkMissed("ad", "NotCheckpointed", Loc, Header)
+                 << "the gradient of '" << demangle(User.getName())
+                 << "' records every iteration of this loop, whatever the "
+                    "tape budget: "
+                 << R->Why;
+        });
+      continue;
+    }
+    if (Prepared)
+      prepareLoop(F, Header, FAM);
+    Planned = planLoop(F, Header, FAM);
+    Plan *P = std::get_if<Plan>(&Planned);
+    if (!P) { // The copy and the function differ: an internal error.
+      Result.Failed = true;
+      return Result;
+    }
+    bool Counted = P->TripCount;
+    std::optional<CheckpointedLoop> Pieces =
+        Rewriter(F, *P, FAM.getResult<ScalarEvolutionAnalysis>(F), User,
+                 Result.Made)
+            .run();
+    FAM.invalidate(F, PreservedAnalyses::none());
+    if (!Pieces) {
+      Result.Failed = true;
+      return Result;
+    }
+    if (!Quiet)
+      ORE.emit([&] {
+        return OptimizationRemark("ad", "Checkpointable", Loc,
+                                  &F.getEntryBlock())
+               << "the gradient of '" << demangle(User.getName())
+               << "' may checkpoint this loop under the tape budget ("
+               << (Counted ? "counted: binomial"
+                           : "count known at its exit: online")
+               << " schedule; a state is "
+               << ore::NV("Ranges", Pieces->MaxRanges)
+               << " range(s) of memory)";
+      });
+  }
+  return Result;
+}
+
+bool isCheckpointStep(const Function &F) {
+  return F.hasMetadata("ad.checkpoint.step");
+}
+
+std::optional<CheckpointedLoop> checkpointedLoop(const Function &F) {
+  MDNode *N = F.getMetadata("ad.checkpoint");
+  if (!N || N->getNumOperands() != 9)
+    return std::nullopt;
+  auto Fn = [&](unsigned K) {
+    return cast<Function>(
+        cast<ConstantAsMetadata>(N->getOperand(K))->getValue());
+  };
+  auto Int = [&](unsigned K) {
+    return cast<ConstantInt>(
+               cast<ConstantAsMetadata>(N->getOperand(K))->getValue())
+        ->getZExtValue();
+  };
+  CheckpointedLoop P;
+  P.Loop = const_cast<Function *>(&F);
+  P.Step = Fn(0);
+  P.Ranges = Fn(1);
+  P.FirstValues = Int(2);
+  P.StepInputs = Int(3);
+  P.GoOn = Int(4);
+  P.MaxRanges = Int(5);
+  P.Name = cast<MDString>(N->getOperand(6))->getString().str();
+  P.CarriedArg = Int(7);
+  for (const MDOperand &K : cast<MDNode>(N->getOperand(8))->operands())
+    P.OutFields.push_back(
+        cast<ConstantInt>(cast<ConstantAsMetadata>(K)->getValue())
+            ->getZExtValue());
+  auto *Slot = cast<AllocaInst>(&*F.getEntryBlock().begin());
+  P.Carried = cast<StructType>(Slot->getAllocatedType());
+  return P;
+}
+
+} // namespace ad
