@@ -238,14 +238,22 @@ bool Planner::storeCountedToBackedge(const BasicBlock *BB,
 std::optional<Conjunction> Planner::entered(const BasicBlock *BB,
                                             const Loop *Within) const {
   Conjunction Conds;
-  if (!Within)
-    return Conds;
   const BasicBlock *Return = nullptr;
   for (const BasicBlock &X : F)
-    if (isa<ReturnInst>(X.getTerminator()))
+    if (isa<ReturnInst>(X.getTerminator())) {
+      if (Return)
+        return std::nullopt; // Two ways out: which runs is not known.
       Return = &X;
+    }
   if (!Return)
     return std::nullopt;
+  if (!Within) {
+    // Outside loops: after the time loop it must run on every path to the
+    // return (not under an `if`); inside it, on every iteration.
+    if (!L.contains(BB) && !DT.dominates(BB, Return))
+      return std::nullopt;
+    return Conds;
+  }
   for (const Loop *K = LI.getLoopFor(BB); K != Within->getParentLoop();
        K = K->getParentLoop()) {
     const BasicBlock *Entry = K->getLoopPreheader();
@@ -275,7 +283,8 @@ std::optional<Conjunction> Planner::entered(const BasicBlock *BB,
       auto *Cmp = Br && Br->isConditional()
                       ? dyn_cast<ICmpInst>(Br->getCondition())
                       : nullptr;
-      if (!Cmp || !SE.isSCEVable(Cmp->getOperand(0)->getType()))
+      if (!Cmp || !Cmp->getOperand(0)->getType()->isIntegerTy() ||
+          !SE.isSCEVable(Cmp->getOperand(0)->getType()))
         return std::nullopt;
       int Toward = -1;
       for (unsigned K2 = 0; K2 < 2; ++K2)
@@ -372,6 +381,21 @@ std::optional<WriteRange> Planner::rangeOf(Plan &P, Value *Address,
   for (const Compare &Cmp : R.Assume)
     if (!atHandBefore(Cmp.Lhs) || !atHandBefore(Cmp.Rhs))
       return std::nullopt;
+  // The loops' counts, and a copy's length, must not change with the
+  // iterations of loops around them: the interval takes each term's
+  // extreme on its own, which a triangular nest (for j = i; j < n) never
+  // reaches at once (the largest start with the largest count: past the
+  // end of the array).
+  if (Within) {
+    if (!SE.isLoopInvariant(Size, Within))
+      return std::nullopt;
+    for (const Loop *K = LI.getLoopFor(At.getParent());
+         K != Within->getParentLoop(); K = K->getParentLoop()) {
+      const SCEV *Count = SE.getBackedgeTakenCount(K);
+      if (isa<SCEVCouldNotCompute>(Count) || !SE.isLoopInvariant(Count, Within))
+        return std::nullopt;
+    }
+  }
   std::optional<Conjunction> Runs = entered(At.getParent(), Within);
   if (!Runs)
     return std::nullopt;
@@ -388,6 +412,10 @@ static bool writesNoProgramMemory(const CallBase &Call) {
              II->getIntrinsicID() == Intrinsic::lifetime_start ||
              II->getIntrinsicID() == Intrinsic::lifetime_end))
     return true;
+  // frexp, modf, sincos write through a pointer: not these.
+  if (any_of(Call.args(),
+             [](const Use &A) { return A->getType()->isPointerTy(); }))
+    return false;
   switch (classifyCallee(Call).Kind) {
   case CalleeKind::NoEffect:
   case CalleeKind::Math:
@@ -462,10 +490,14 @@ std::optional<Rejection> Planner::writesAfter(Plan &P) {
   // what the loop reads and does not write must not change after it, or
   // be saved with the snapshots where its range is known.
   SmallVector<Instruction *, 16> Reads;
+  SmallVector<StoreInst *, 16> Stores;
   for (BasicBlock *BB : L.blocks())
-    for (Instruction &I : *BB)
+    for (Instruction &I : *BB) {
       if (I.mayReadFromMemory())
         Reads.push_back(&I);
+      if (auto *St = dyn_cast<StoreInst>(&I))
+        Stores.push_back(St);
+    }
   SmallPtrSet<BasicBlock *, 16> After;
   SmallVector<BasicBlock *, 16> Work{L.getExitBlock()};
   while (!Work.empty()) {
@@ -484,6 +516,22 @@ std::optional<Rejection> Planner::writesAfter(Plan &P) {
           Call && writesNoProgramMemory(*Call))
         continue;
       auto *St = dyn_cast<StoreInst>(&W);
+      // A call that may free or rewrite what the loop writes (not a
+      // store, whose bytes the reverse puts back): the steps run again
+      // would write there.
+      if (auto *Call = dyn_cast<CallBase>(&W);
+          Call && (any_of(Stores,
+                          [&](StoreInst *S) {
+                            return isModSet(
+                                AA.getModRefInfo(Call, MemoryLocation::get(S)));
+                          }) ||
+                   any_of(L.blocks(), [&](BasicBlock *LB) {
+                     return any_of(*LB, [](Instruction &I) {
+                       return isa<MemIntrinsic>(I);
+                     });
+                   })))
+        return Rejection{"a call after it may free or write memory it "
+                         "writes"};
       bool Meets = any_of(Reads, [&](Instruction *R) {
         if (auto *Ld = dyn_cast<LoadInst>(R))
           return isModSet(AA.getModRefInfo(&W, MemoryLocation::get(Ld)));
@@ -527,6 +575,11 @@ std::variant<Plan, Rejection> Planner::plan() {
   if (auto R = carried(P))
     return *R;
   BasicBlock *Exiting = Exit->getSinglePredecessor();
+  // A step is one whole iteration: a loop that leaves before its body
+  // (and could not be rotated) would run a last step that writes nothing,
+  // or none at all, where its ranges assume a body ran.
+  if (Exiting != Latch)
+    return Rejection{"it leaves before the end of its body"};
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB) {
       if (none_of(I.users(), [&](User *U) {
@@ -1106,7 +1159,7 @@ bool exitsBeforeBody(const Loop &L) {
 bool rotateSubloops(Function &F, Loop &L, FunctionAnalysisManager &FAM) {
   SmallVector<Loop *, 8> Inner;
   for (Loop *Sub : L.getLoopsInPreorder())
-    if (Sub != &L && exitsBeforeBody(*Sub))
+    if (exitsBeforeBody(*Sub))
       Inner.push_back(Sub);
   if (Inner.empty())
     return false;
@@ -1132,7 +1185,7 @@ bool onGPU(const Module &M) {
 
 /// Inlines the helpers of the loop at \p Header (a few levels deep) and
 /// rotates its subloops. Whether anything changed.
-bool prepareLoop(Function &F, BasicBlock *Header,
+bool prepareLoop(Function &F, BasicBlock *&Header,
                  FunctionAnalysisManager &FAM) {
   bool Changed = false;
   for (unsigned Round = 0; Round < 3; ++Round) {
@@ -1144,6 +1197,7 @@ bool prepareLoop(Function &F, BasicBlock *Header,
   }
   Loop *L = FAM.getResult<LoopAnalysis>(F).getLoopFor(Header);
   if (rotateSubloops(F, *L, FAM)) {
+    Header = L->getHeader(); // The time loop itself may have rotated.
     FAM.invalidate(F, PreservedAnalyses::none());
     Changed = true;
   }
@@ -1166,7 +1220,10 @@ CheckpointOutlining outlineCheckpointedLoops(Function &F, const Function &User,
                                              FunctionAnalysisManager &FAM,
                                              bool Quiet) {
   CheckpointOutlining Result;
-  if (!CheckpointTimeLoops || onGPU(*F.getParent()))
+  // The scheduler is C built for 64-bit Linux hosts.
+  Triple T(F.getParent()->getTargetTriple());
+  if (!CheckpointTimeLoops || onGPU(*F.getParent()) || !T.isOSLinux() ||
+      F.getDataLayout().getPointerSizeInBits() != 64)
     return Result;
   OptimizationRemarkEmitter ORE(&F);
   SmallPtrSet<BasicBlock *, 4> Tried;

@@ -15,7 +15,11 @@
 //   - heat: a 2-D nest in the step, a helper that writes memory (inlined
 //     into the step by the plugin) and one that only computes (a call);
 //   - printing: a loop whose step prints is not checkpointed (running the
-//     step again would print again) and says so; still right.
+//     step again would print again) and says so; still right;
+//   - freeing: a loop whose scratch buffer a call after it frees is not
+//     checkpointed either (a call after the loop that may free or rewrite
+//     what the loop writes; a store would be put back, a call not) and
+//     says so; still right.
 // The report (AD_TAPE_REPORT=1) names each schedule; -Rpass=ad names the
 // loops that may be checkpointed; the IR shows the loop replaced by its
 // checkpointed derivative. %run (valgrind) sees every saved range
@@ -29,6 +33,7 @@
 // REMARK-DAG: r_checkpoint_loops.c:{{[0-9]+}}:3: remark: the gradient of 'adaptive' may checkpoint this loop under the tape budget (count known at its exit: online schedule
 // REMARK-DAG: r_checkpoint_loops.c:{{[0-9]+}}:3: remark: the gradient of 'heat' may checkpoint this loop under the tape budget (counted: binomial schedule
 // REMARK-DAG: r_checkpoint_loops.c:{{[0-9]+}}:3: remark: the gradient of 'printing' records every iteration of this loop, whatever the tape budget: it calls a function that may write memory or have other effects
+// REMARK-DAG: r_checkpoint_loops.c:{{[0-9]+}}:3: remark: the gradient of 'freeing' records every iteration of this loop, whatever the tape budget: a call after it may free or write memory it writes
 // REPORT: ad: checkpointed burgers: {{.*}}: {{6[01]}} steps, schedule all-states,
 // REPORT: ad: checkpointed burgers: {{.*}}: {{6[01]}} steps, schedule binomial, {{.*}} steps recomputed,
 // REPORT: ad: checkpointed burgers: {{.*}}: {{6[01]}} steps, schedule binomial, {{.*}} budget 1 bytes
@@ -133,6 +138,20 @@ void printing(double *u, int n, int steps, double *loss) {
     if (u[0] > 100)
       printf("never\n");
   }
+  double sum = 0;
+  for (int i = 0; i < n; i++)
+    sum += u[i];
+  *loss = sum;
+}
+
+void freeing(double *u, double *scratch, int n, int steps, double *loss) {
+  for (int s = 0; s < steps; s++) {
+    for (int i = 0; i < n; i++)
+      scratch[i] = sin(u[i]);
+    for (int i = 0; i < n; i++)
+      u[i] = scratch[i] + 0.5 * u[i];
+  }
+  free(scratch);
   double sum = 0;
   for (int i = 0; i < n; i++)
     sum += u[i];
@@ -266,10 +285,29 @@ static void check_printing(void) {
   CHECK_CLOSE(du[1], d, 1e-12);
 }
 
+static void check_freeing(void) {
+  double u[N], du[N] = {0}, loss, dloss = 1;
+  double *scratch = malloc(N * sizeof *scratch);
+  double *dscratch = calloc(N, sizeof *dscratch);
+  start(u, N);
+  double u1 = u[1];
+  set_budget("1");
+  __ad_autodiff((void *)freeing, __ad_dup, u, du, __ad_dup, scratch, dscratch,
+                N, 3, __ad_dup, &loss, &dloss);
+  double d = 1;
+  for (int s = 0; s < 3; s++) {
+    d *= cos(u1) + 0.5;
+    u1 = sin(u1) + 0.5 * u1;
+  }
+  CHECK_CLOSE(du[1], d, 1e-12);
+  free(dscratch);
+}
+
 int main(void) {
   check_burgers();
   check_adaptive();
   check_heat();
   check_printing();
+  check_freeing();
   return ad_test_finish();
 }

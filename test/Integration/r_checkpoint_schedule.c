@@ -253,7 +253,7 @@ static void check(toy_memory *memory, toy_memory *states, int64_t n,
   }
 
   const uint64_t W = SNAPSHOT_BYTES, U = UNDO_BYTES, N = (uint64_t)n;
-  const int all_states = N * U + W <= budget;
+  const int all_states = N * U + 3 * W <= budget;
   const char *schedule =
       all_states ? "all-states" : known ? "binomial" : "online";
   uint64_t slots =

@@ -582,11 +582,13 @@ static void reverse_binomial(ckpt_handle *h, uint64_t from, uint64_t to,
    initial state only, for the binomial reverse. */
 static void run_counted(ckpt_handle *h, uint64_t steps) {
   h->steps = steps;
+  /* Three whole states are held beside the undo records: the initial
+     one, the final one and the memory as the reverse finds it. */
   uint64_t whole = h->snapshot_bytes;
   if (steps == 0 ||
-      (whole <= h->budget &&
+      (whole <= h->budget / 3 &&
        (h->undo_bytes == 0 ||
-        steps <= (h->budget - whole) / h->undo_bytes))) {
+        steps <= (h->budget - 3 * whole) / h->undo_bytes))) {
     h->schedule = SCHEDULE_ALL_STATES;
     for (uint64_t step = 0; step < steps; step++) {
       append_record(h, &h->undo, take_record(h, 0));
@@ -645,7 +647,11 @@ static void run_until_exit(ckpt_handle *h) {
     if (h->schedule == SCHEDULE_ALL_STATES) {
       uint64_t bytes;
       uint64_t count = gather_ranges(h, 0, &bytes);
-      if (bytes <= h->budget && h->held_bytes <= h->budget - bytes)
+      /* Room kept for the final state and the memory as the reverse
+         finds it. */
+      uint64_t later = 2 * h->snapshot_bytes;
+      if (later <= h->budget && bytes <= h->budget - later &&
+          h->held_bytes <= h->budget - later - bytes)
         append_record(h, &h->undo, save_gathered(h, 0, count, bytes));
       else
         turn_online(h, state);
