@@ -636,11 +636,11 @@ static bool emittable(const SCEV *S) {
   }
 }
 
-Value *emitRegionBound(const SCEV *S, IRBuilderBase &B,
-                       ArrayRef<Value *> Args) {
+Value *emitExpression(const SCEV *S, IRBuilderBase &B,
+                      function_ref<Value *(Value *)> Unknown) {
   Type *Ty = S->getType();
   auto Op = [&](unsigned I) {
-    return emitRegionBound(S->operands()[I], B, Args);
+    return emitExpression(S->operands()[I], B, Unknown);
   };
   auto Fold = [&](auto Combine) {
     Value *V = Op(0);
@@ -652,9 +652,15 @@ Value *emitRegionBound(const SCEV *S, IRBuilderBase &B,
   case scConstant:
     return cast<SCEVConstant>(S)->getValue();
   case scUnknown:
-    return emitEntryValue(cast<SCEVUnknown>(S)->getValue(), B, Args);
+    return Unknown(cast<SCEVUnknown>(S)->getValue());
   case scAddExpr:
-    return Fold([&](Value *A, Value *C) { return B.CreateAdd(A, C); });
+    return Fold([&](Value *A, Value *C) {
+      if (A->getType()->isPointerTy())
+        return B.CreatePtrAdd(A, C);
+      if (C->getType()->isPointerTy())
+        return B.CreatePtrAdd(C, A);
+      return B.CreateAdd(A, C);
+    });
   case scMulExpr:
     return Fold([&](Value *A, Value *C) { return B.CreateMul(A, C); });
   case scSignExtend:
@@ -663,8 +669,14 @@ Value *emitRegionBound(const SCEV *S, IRBuilderBase &B,
     return B.CreateZExt(Op(0), Ty);
   case scTruncate:
     return B.CreateTrunc(Op(0), Ty);
-  case scUDivExpr:
-    return B.CreateUDiv(Op(0), Op(1));
+  case scPtrToInt:
+    return B.CreatePtrToInt(Op(0), Ty);
+  case scUDivExpr: {
+    // No division by zero where the code it bounds would not run.
+    Value *D = Op(1);
+    Value *Safe = B.CreateSelect(B.CreateIsNull(D), ConstantInt::get(Ty, 1), D);
+    return B.CreateUDiv(Op(0), Safe);
+  }
   default: {
     Intrinsic::ID ID = S->getSCEVType() == scSMaxExpr   ? Intrinsic::smax
                        : S->getSCEVType() == scUMaxExpr ? Intrinsic::umax
@@ -674,6 +686,12 @@ Value *emitRegionBound(const SCEV *S, IRBuilderBase &B,
         [&](Value *A, Value *C) { return B.CreateBinaryIntrinsic(ID, A, C); });
   }
   }
+}
+
+Value *emitRegionBound(const SCEV *S, IRBuilderBase &B,
+                       ArrayRef<Value *> Args) {
+  return emitExpression(S, B,
+                        [&](Value *V) { return emitEntryValue(V, B, Args); });
 }
 
 std::optional<OffsetRange>

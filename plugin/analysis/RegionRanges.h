@@ -17,6 +17,7 @@
 #define AD_ANALYSIS_REGIONRANGES_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <optional>
 
 namespace llvm {
@@ -71,6 +72,12 @@ const llvm::SCEV *worksharingIndex(const llvm::Loop &L,
 /// product of the rest); nullptr otherwise.
 const llvm::SCEV *exactQuotient(const llvm::SCEV *A, const llvm::SCEV *B,
                                 llvm::ScalarEvolution &SE);
+
+/// Emits \p S (sums, products, extensions, divisions, min and max) at
+/// \p B, its unknowns as \p Unknown gives them.
+llvm::Value *
+emitExpression(const llvm::SCEV *S, llvm::IRBuilderBase &B,
+               llvm::function_ref<llvm::Value *(llvm::Value *)> Unknown);
 
 /// Emits \p Bound (an end of a regionOffsetRange) at \p B, in the caller of
 /// the region: \p Args are the region call's arguments, by which the body's

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "primal/CheckpointLoops.h"
 #include "analysis/AccessIntervals.h"
+#include "analysis/RegionRanges.h"
 #include "core/IRHelpers.h"
 #include "core/ParallelRegionCalls.h"
 #include "core/PrimalMarks.h"
@@ -606,57 +607,6 @@ std::variant<Plan, Rejection> Planner::plan() {
         SE.getAddExpr(SE.getTruncateOrZeroExtend(BTC, I64), SE.getOne(I64));
   }
   return P;
-}
-
-/// Emits \p S, whose unknowns \p Map gives.
-Value *emitExpression(const SCEV *S, IRBuilderBase &B,
-                      function_ref<Value *(Value *)> Map) {
-  Type *Ty = S->getType();
-  auto Op = [&](unsigned I) {
-    return emitExpression(S->operands()[I], B, Map);
-  };
-  auto Fold = [&](auto Combine) {
-    Value *V = Op(0);
-    for (unsigned I = 1; I < S->operands().size(); ++I)
-      V = Combine(V, Op(I));
-    return V;
-  };
-  switch (S->getSCEVType()) {
-  case scConstant:
-    return cast<SCEVConstant>(S)->getValue();
-  case scUnknown:
-    return Map(cast<SCEVUnknown>(S)->getValue());
-  case scAddExpr:
-    return Fold([&](Value *A, Value *C) {
-      if (A->getType()->isPointerTy())
-        return B.CreatePtrAdd(A, C);
-      return B.CreateAdd(A, C);
-    });
-  case scMulExpr:
-    return Fold([&](Value *A, Value *C) { return B.CreateMul(A, C); });
-  case scSignExtend:
-    return B.CreateSExt(Op(0), Ty);
-  case scZeroExtend:
-    return B.CreateZExt(Op(0), Ty);
-  case scTruncate:
-    return B.CreateTrunc(Op(0), Ty);
-  case scPtrToInt:
-    return B.CreatePtrToInt(Op(0), Ty);
-  case scUDivExpr: {
-    // Never a division by zero where the loop would not have run.
-    Value *D = Op(1);
-    Value *Safe = B.CreateSelect(B.CreateIsNull(D), ConstantInt::get(Ty, 1), D);
-    return B.CreateUDiv(Op(0), Safe);
-  }
-  default: {
-    Intrinsic::ID ID = S->getSCEVType() == scSMaxExpr   ? Intrinsic::smax
-                       : S->getSCEVType() == scUMaxExpr ? Intrinsic::umax
-                       : S->getSCEVType() == scSMinExpr ? Intrinsic::smin
-                                                        : Intrinsic::umin;
-    return Fold(
-        [&](Value *A, Value *C) { return B.CreateBinaryIntrinsic(ID, A, C); });
-  }
-  }
 }
 
 /// "f: a loop at file.c:12" (or "f: a loop" without debug information).
