@@ -1,7 +1,7 @@
 # Entry points for a fresh Debian 12 machine:
 #   make demo    install what is missing, build the plugin, run examples/
 #   make test    install what is missing, build the plugin, run the lit suite
-# and: make deps | build | bench | bench-compile | test-sanitize | clean
+# and: make deps | build | bench | bench-compile | test-sanitize | install | deb | clean
 
 BUILD     ?= build
 LLVM_BIN  := /usr/lib/llvm-22/bin
@@ -10,14 +10,17 @@ CMAKE_GEN := -G Ninja -DCMAKE_BUILD_TYPE=Release
 
 # libomp-22-dev and libclang-rt-22-dev: OpenMP, and Archer with the
 # ThreadSanitizer runtime for the OpenMP race check (test/OpenMP/race.test).
+# flang-22: the Fortran tests and example (test/Fortran, examples/fortran);
+# ccache: the check that the CMake package hashes the plugin
+# (test/Package/ccache.test).
 DEBIAN_PACKAGES := llvm-22-dev clang-22 llvm-22-tools libomp-22-dev libclang-rt-22-dev lld-22 \
                    libzstd-dev cmake ninja-build valgrind libbenchmark-dev \
-                   libgtest-dev g++ make
+                   libgtest-dev g++ make flang-22 ccache
 
 # sudo only when not already root.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test test-sanitize demo bench bench-compile clean
+.PHONY: all deps build test test-sanitize demo bench bench-compile install deb clean
 
 all: build
 
@@ -92,6 +95,15 @@ bench: build
 # MEASURE_ARGS go to measure.py, e.g. MEASURE_ARGS="--repeats 5".
 bench-compile: build
 	python3 bench/compile_time/measure.py --plugin $(BUILD)/ADPlugin.so $(MEASURE_ARGS)
+
+# The plugin, ad.h and the CMake package under PREFIX; the .deb in $(BUILD)/
+# (docs/INSTALL.md).
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+deb: build
+	cd $(BUILD) && cpack -G DEB
 
 clean:
 	rm -rf $(BUILD)

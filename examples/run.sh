@@ -4,6 +4,13 @@
 #   examples/*.c, *.cpp  clang-22 / clang++ -O2 with the plugin, then run
 #   examples/*.ll        opt-22 -passes=ad with the plugin, then clang-22 -O2;
 #                        run when the module defines main
+#   examples/fortran/*.f90  flang-22 -O2 with the plugin and include/ad.f90
+#                        (module ad), then run; skipped with a message when
+#                        flang-22 is missing
+#   examples/rust/       a cargo crate: cargo run --offline with the plugin
+#                        in the link-time optimizer (its .cargo/config.toml's
+#                        flags, with this plugin's path, through RUSTFLAGS);
+#                        skipped with a message when cargo is missing
 #   examples/*.cu        with a GPU (nvidia-smi lists one): clang++ for sm_80
 #                        and sm_90 with the plugin and static cudart, run on
 #                        it; without one: tools/cuda-host-run, on the CPU;
@@ -54,6 +61,41 @@ for ir in "$root"/examples/*.ll; do
   fi
   ran=$((ran + 1))
 done
+
+flang=$(command -v flang-22 || true)
+for f90 in "$root"/examples/fortran/*.f90; do
+  name=$(basename "${f90%.f90}")
+  banner "fortran/$(basename "$f90")"
+  if [[ -z $flang ]]; then
+    echo "skipped: flang-22 not found (make deps installs it)"
+    continue
+  fi
+  # The module ad (markers) is compiled first; its .mod goes to -J's folder.
+  mkdir -p "$out/fortran"
+  "$flang" -O2 "-fpass-plugin=$plugin" -J "$out/fortran" \
+    "$root/include/ad.f90" "$f90" -o "$out/fortran/$name"
+  "$out/fortran/$name"
+  ran=$((ran + 1))
+done
+
+if [[ -f $root/examples/rust/Cargo.toml ]]; then
+  banner "rust/ (cargo)"
+  # rustup installs into ~/.cargo/bin, which PATH may lack.
+  cargo=$(command -v cargo || true)
+  [[ -z $cargo && -x ${CARGO_HOME:-$HOME/.cargo}/bin/cargo ]] &&
+    cargo=${CARGO_HOME:-$HOME/.cargo}/bin/cargo
+  if [[ -z $cargo ]]; then
+    echo "skipped: cargo not found (install Rust 1.95 with rustup)"
+  else
+    # RUSTFLAGS replaces the crate's config flags: the same, with this
+    # plugin's absolute path. The target directory stays in the build tree.
+    (cd "$root/examples/rust" &&
+      RUSTFLAGS="-C linker-plugin-lto -C linker=$llvm_bin/clang-22 \
+-C link-arg=-fuse-ld=lld -C link-arg=-Wl,--load-pass-plugin=$plugin" \
+        CARGO_TARGET_DIR=$out/rust-target "$cargo" run --offline --quiet)
+    ran=$((ran + 1))
+  fi
+fi
 
 cuda=${CUDA_PATH:-/usr/local/cuda}
 for cu in "$root"/examples/*.cu; do

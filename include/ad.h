@@ -2,8 +2,8 @@
  *
  * Compile with: clang-22 -fpass-plugin=/path/to/ADPlugin.so prog.c -lm
  * The plugin replaces every call to an entry point below with a call to a
- * derivative it synthesizes; see README.md and ../shared/API.md for the
- * contract.
+ * derivative it synthesizes; README.md and docs/ (the user guide) give the
+ * calling convention, the markers and what the plugin guarantees.
  */
 #ifndef AD_H
 #define AD_H

@@ -17,13 +17,17 @@
 // (driver/LoadsBeforeStores.h) alone, on any function, for tests.
 // At the start of the pipeline, KeepRuleCallsPass keeps functions with custom
 // rules (include/ad.h) from being inlined before the pass sees their calls.
+// Loaded by the linker (-Wl,--load-pass-plugin=, docs/LTO.md), the pass runs
+// in ThinLTO's per-module backends and at the start of full LTO's pipeline.
 //
 //===----------------------------------------------------------------------===//
 #include "driver/ADPass.h"
 #include "driver/AnalysisPrinters.h"
 #include "driver/LaneOrder.h"
 #include "driver/Libdevice.h"
+#include "driver/LinkTimeImports.h"
 #include "driver/LoadsBeforeStores.h"
+#include "driver/UnextendedPipelines.h"
 #include "rules/CustomRules.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Plugins/PassPlugin.h"
@@ -84,9 +88,33 @@ static void registerCallbacks(PassBuilder &PB) {
         MPM.addPass(ad::KeepRuleCallsPass());
         MPM.addPass(ad::KeepLibdeviceCallsPass());
       });
+  // ThinLTO's backends: imported callers of the entry points go back to
+  // their own module (driver/LinkTimeImports.h) before the inliner runs.
+  PB.registerPipelineEarlySimplificationEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase Phase) {
+        if (Phase == ThinOrFullLTOPhase::ThinLTOPostLink)
+          MPM.addPass(ad::DropImportedDifferentiationPass());
+      });
+  // Every per-module pipeline, ThinLTO's backends included. In a ThinLTO or
+  // full LTO compile step the calls are lowered there, and the link finds
+  // none left.
+  auto Differentiates = std::make_shared<ad::PipelineDifferentiates>();
   PB.registerOptimizerEarlyEPCallback(
-      [&PB](ModulePassManager &MPM, OptimizationLevel Level,
-            ThinOrFullLTOPhase) { MPM.addPass(ad::ADPass(Level, &PB)); });
+      [&PB, Differentiates](ModulePassManager &MPM, OptimizationLevel Level,
+                            ThinOrFullLTOPhase) {
+        Differentiates->Scheduled = true;
+        MPM.addPass(ad::ADPass(Level, &PB));
+      });
+  // Full LTO's link runs no per-module pipeline: the merged module is
+  // differentiated where its pipeline starts, its inliner and optimizations
+  // then run over the derivatives.
+  PB.registerFullLinkTimeOptimizationEarlyEPCallback(
+      [&PB, Differentiates](ModulePassManager &MPM, OptimizationLevel Level) {
+        Differentiates->Scheduled = true;
+        MPM.addPass(ad::ADPass(Level, &PB));
+      });
+  // ThinLTO's -O0 backends invoke none of these (driver/UnextendedPipelines.h).
+  ad::registerUnextendedPipelineFallback(PB, Differentiates);
 }
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {

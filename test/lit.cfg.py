@@ -11,17 +11,24 @@
 #   %run         valgrind (leak and memory errors fail the test), or nothing
 #                when valgrind is missing or AD_NO_VALGRIND is set
 #   %plugin      path of ADPlugin.so
+#   %rustc_ad    rustc (edition 2021) linking through clang-22 and lld with
+#                the plugin loaded into the link-time optimizer
+#                (REQUIRES: rustc; add -C opt-level=N yourself)
 #   %src         the source root
+#   %flang_ad    flang-22 with the plugin (REQUIRES: flang); add -J <dir>
+#                and %src/include/ad.f90 for the markers' module ad
+#   %build       the build root (what cmake --install and cpack read)
 
 import os
 import re
 import shutil
+import subprocess
 
 import lit.formats
 
 config.name = "ADPlugin"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".ll", ".c", ".cpp"]
+config.suffixes = [".ll", ".c", ".cpp", ".rs", ".f90"]
 # Inputs/ holds files that tests use but that are not tests themselves.
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 
@@ -85,11 +92,53 @@ if getattr(config, "ad_unittests", ""):
     config.substitutions.append(("%ad_unittests", config.ad_unittests))
     config.available_features.add("unittests")
 config.substitutions.append(("%src", config.ad_source_root))
+config.substitutions.append(("%build", config.ad_binary_root))
 
-# Optional frontends, for tests of IR from other languages (REQUIRES: rustc).
-for feature, program in [("rustc", "rustc"), ("flang", "flang-22")]:
+# Optional frontends, for tests of IR from other languages (REQUIRES: flang,
+# REQUIRES: rustc).
+for feature, program in [("flang", "flang-22")]:
     if shutil.which(program, path=config.environment["PATH"]):
         config.available_features.add(feature)
+flang = shutil.which("flang-22", path=config.environment["PATH"])
+if flang:
+    config.substitutions.append(
+        ("%flang_ad", flang + " -fpass-plugin=" + config.ad_plugin))
+
+
+def find_rustc():
+    """A rustc whose LLVM is 22 (its bitcode is read by lld's LTO of LLVM
+    22), on PATH or where rustup puts it (CI's PATH may lack ~/.cargo/bin);
+    None when there is none. Rust tests then report UNSUPPORTED."""
+    cargo_home = os.environ.get("CARGO_HOME", os.path.expanduser("~/.cargo"))
+    search = os.pathsep.join(
+        [config.environment["PATH"], os.path.join(cargo_home, "bin")])
+    rustc = shutil.which("rustc", path=search)
+    if not rustc:
+        return None
+    try:
+        version = subprocess.run([rustc, "-vV"], capture_output=True,
+                                 text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if not re.search(r"^LLVM version: 22\.", version, re.MULTILINE):
+        lit_config.note("Rust tests skipped: {} is not built on LLVM 22"
+                        .format(rustc))
+        return None
+    return rustc
+
+
+rustc = find_rustc()
+if rustc:
+    config.available_features.add("rustc")
+    # rustup's rustc is a proxy that finds the toolchain through these.
+    for var in ("HOME", "RUSTUP_HOME", "CARGO_HOME", "RUSTUP_TOOLCHAIN"):
+        if var in os.environ:
+            config.environment[var] = os.environ[var]
+    config.substitutions.append((
+        "%rustc_ad",
+        "{} --edition=2021 -C linker-plugin-lto -C linker={} "
+        "-C link-arg=-fuse-ld=lld -C link-arg=-Wl,--load-pass-plugin={}"
+        .format(rustc, tool("clang-22"), config.ad_plugin)))
 
 # CUDA (test/CUDA): programs that cuda-host-run compiles with the plugin and
 # runs on the CPU, REQUIRES: cuda (the toolkit's headers, and the runtime

@@ -85,6 +85,14 @@ void markDeferredFree(CallBase &Free, CallBase &Alloc, Function &FreeFn) {
   mark(Alloc, FreedInReverse, {ValueAsMetadata::get(&FreeFn)});
 }
 
+static constexpr const char *UnresolvedCallee = "ad.unresolved.callee";
+bool isUnresolvedCallee(const CallBase &Call) {
+  return Call.getMetadata(UnresolvedCallee) != nullptr;
+}
+void markUnresolvedCallee(CallBase &Call) {
+  Call.setMetadata(UnresolvedCallee, MDNode::get(Call.getContext(), {}));
+}
+
 void forgetPrimalMarks(Function &F) {
   for (Instruction &I : instructions(F))
     for (const char *K : Kinds)

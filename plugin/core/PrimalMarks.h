@@ -67,7 +67,14 @@ llvm::Function *freedInReverse(const llvm::CallBase &Alloc);
 void markDeferredFree(llvm::CallBase &Free, llvm::CallBase &Alloc,
                       llvm::Function &FreeFn);
 
-/// Drops every mark of \p F.
+/// \p Call is the last resort of an indirect call split into direct calls
+/// of the functions the module defines (primal/IndirectCallDispatch.h):
+/// only a pointer to a function defined elsewhere reaches it. Unlike the
+/// marks above, this one holds in every clone and derivative of the primal.
+bool isUnresolvedCallee(const llvm::CallBase &Call);
+void markUnresolvedCallee(llvm::CallBase &Call);
+
+/// Drops every mark of \p F that vouches for a gradient.
 void forgetPrimalMarks(llvm::Function &F);
 
 } // namespace ad

@@ -96,6 +96,12 @@ bool checkResultType(EntryPointCall &EP, ArrayRef<Type *> Types,
     if (Declared && Want == Have &&
         DL.getTypeAllocSize(Declared) == DL.getTypeAllocSize(Layout))
       return true;
+    // rustc types an sret slot as bytes ([32 x i8]): only its size is
+    // known, and it must be the size of C's layout of the fields.
+    auto *Bytes = dyn_cast_or_null<ArrayType>(Declared);
+    if (EP.SRet && Bytes && Bytes->getElementType()->isIntegerTy(8) &&
+        Bytes->getNumElements() == DL.getTypeAllocSize(Layout))
+      return true;
   }
   std::string Want;
   raw_string_ostream OS(Want);
@@ -411,6 +417,24 @@ void eraseEntryPointCall(CallBase *Call) {
       LI->eraseFromParent();
 }
 
+/// Whether \p Cmp tests \p Marker's address against null: rustc at -O0
+/// checks an extern static's address before reading it
+/// (`icmp eq (ptrtoint @__ad_out), 0`).
+bool isNullCheckOf(const ICmpInst &Cmp, const GlobalVariable &Marker) {
+  auto IsMarker = [&](const Value *V) {
+    if (auto *CE = dyn_cast<ConstantExpr>(V);
+        CE && CE->getOpcode() == Instruction::PtrToInt)
+      V = CE->getOperand(0);
+    return V->stripPointerCasts() == &Marker;
+  };
+  auto IsZero = [](const Value *V) {
+    return isa<Constant>(V) && cast<Constant>(V)->isNullValue();
+  };
+  const Value *L = Cmp.getOperand(0), *R = Cmp.getOperand(1);
+  return Cmp.isEquality() &&
+         ((IsMarker(L) && IsZero(R)) || (IsZero(L) && IsMarker(R)));
+}
+
 void eraseDeadMarkers(Module &M) {
   for (StringRef Name :
        {"__ad_dup", "__ad_dupnoneed", "__ad_const", "__ad_out"}) {
@@ -419,9 +443,18 @@ void eraseDeadMarkers(Module &M) {
       continue;
     // In device code the loads go through an address-space cast of the
     // global (CUDA's __device__ variables live in the global space).
-    for (Instruction *U : instructionsUsing(*GV))
-      if (auto *LI = dyn_cast<LoadInst>(U); LI && LI->use_empty())
+    for (Instruction *U : instructionsUsing(*GV)) {
+      if (auto *LI = dyn_cast<LoadInst>(U); LI && LI->use_empty()) {
         LI->eraseFromParent();
+      } else if (auto *Cmp = dyn_cast<ICmpInst>(U);
+                 Cmp && isNullCheckOf(*Cmp, *GV)) {
+        // A global's address is not null: the check folds and leaves no
+        // reference to the marker behind.
+        Cmp->replaceAllUsesWith(ConstantInt::getBool(
+            Cmp->getType(), Cmp->getPredicate() == ICmpInst::ICMP_NE));
+        Cmp->eraseFromParent();
+      }
+    }
     GV->removeDeadConstantUsers();
     if (GV->use_empty() && GV->isDeclaration())
       GV->eraseFromParent();

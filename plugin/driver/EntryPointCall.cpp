@@ -2,44 +2,24 @@
 #include "driver/EntryPointCall.h"
 #include "core/IRHelpers.h"
 #include "rules/KnownFunctions.h"
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/Analysis/ConstantFolding.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/GlobalVariable.h"
-#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 
 using namespace llvm;
 
 namespace ad {
 
-std::optional<EntryPointKind> entryPointKind(const Function &F) {
-  StringRef Name = F.getName();
-  std::string Demangled;
-  if (Name.starts_with("_Z")) {
-    Demangled = demangle(Name);
-    Name = Demangled;
-    Name = Name.take_until([](char C) { return C == '(' || C == '<'; });
-    // A return type before the name ("double __ad_autodiff(...)" never
-    // appears for functions, but templates could add one).
-    Name = Name.rsplit(' ').second.empty() ? Name : Name.rsplit(' ').second;
-  }
-  auto Matches = [&](StringRef Base) {
-    return Name == Base || Name.starts_with((Base + "_").str());
-  };
-  if (Matches("__ad_autodiff"))
-    return EntryPointKind::Reverse;
-  if (Matches("__ad_fwddiff"))
-    return EntryPointKind::Forward;
-  return std::nullopt;
-}
-
 std::optional<StringRef> markerName(const Value *V) {
   auto *LI = dyn_cast<LoadInst>(V);
   if (!LI)
     return std::nullopt;
-  auto *GV = dyn_cast<GlobalVariable>(LI->getPointerOperand()->stripPointerCasts());
+  auto *GV =
+      dyn_cast<GlobalVariable>(LI->getPointerOperand()->stripPointerCasts());
   if (!GV)
     return std::nullopt;
   StringRef Name = GV->getName();
@@ -51,38 +31,74 @@ std::optional<StringRef> markerName(const Value *V) {
 
 namespace {
 
+Function *resolveFunction(Value *V, const DataLayout &DL, unsigned Depth = 0);
+
+/// The one function that every store to the \p Width bytes at \p Offset in
+/// \p Slot stores there (a local variable, or a field of one: flang keeps
+/// c_funloc's result in a c_funptr record at -O0); nullptr if a store there
+/// may hold anything else or the address escapes.
+Function *onlyFunctionStored(AllocaInst *Slot, int64_t Offset, int64_t Width,
+                             const DataLayout &DL, unsigned Depth) {
+  Function *Only = nullptr;
+  SmallVector<std::pair<Value *, int64_t>, 8> Work{{Slot, 0}};
+  while (!Work.empty()) {
+    auto [Address, At] = Work.pop_back_val();
+    for (User *U : Address->users()) {
+      if (isa<LoadInst>(U) || isa<LifetimeIntrinsic>(U) ||
+          isa<DbgInfoIntrinsic>(U))
+        continue;
+      if (auto *GEP = dyn_cast<GetElementPtrInst>(U)) {
+        APInt Step(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
+        if (!GEP->accumulateConstantOffset(DL, Step))
+          return nullptr;
+        Work.push_back({GEP, At + Step.getSExtValue()});
+        continue;
+      }
+      auto *SI = dyn_cast<StoreInst>(U);
+      if (!SI || SI->getPointerOperand() != Address)
+        return nullptr; // The address escapes: anything may be stored.
+      int64_t Size = DL.getTypeStoreSize(SI->getValueOperand()->getType());
+      if (At + Size <= Offset || At >= Offset + Width)
+        continue; // Another field.
+      if (At != Offset)
+        return nullptr;
+      Function *F = resolveFunction(SI->getValueOperand(), DL, Depth + 1);
+      if (!F || (Only && Only != F))
+        return nullptr;
+      Only = F;
+    }
+  }
+  return Only;
+}
+
 /// The function a value denotes when that is known at compile time: the
-/// function itself, a local variable (at -O0) that only ever holds one
-/// function, or an entry of a constant table of functions.
-Function *resolveFunction(Value *V, const DataLayout &DL, unsigned Depth = 0) {
+/// function itself (also as an integer, as Fortran's c_funptr holds it), a
+/// local variable (at -O0) that only ever holds one function, or an entry
+/// of a constant table of functions.
+Function *resolveFunction(Value *V, const DataLayout &DL, unsigned Depth) {
   V = V->stripPointerCasts();
   if (Function *F = namedFunction(V))
     return F;
+  if (Depth > 4)
+    return nullptr;
+  if (auto *Cast = dyn_cast<Operator>(V);
+      Cast && (Cast->getOpcode() == Instruction::IntToPtr ||
+               Cast->getOpcode() == Instruction::PtrToInt))
+    return resolveFunction(Cast->getOperand(0), DL, Depth + 1);
   auto *LI = dyn_cast<LoadInst>(V);
-  if (!LI || Depth > 4)
+  if (!LI)
     return nullptr;
   Value *Ptr = LI->getPointerOperand();
   if (auto *C = dyn_cast<Constant>(Ptr)) {
     Constant *Loaded = ConstantFoldLoadFromConstPtr(C, LI->getType(), DL);
     return Loaded ? resolveFunction(Loaded, DL, Depth + 1) : nullptr;
   }
-  auto *AI = dyn_cast<AllocaInst>(Ptr);
-  if (!AI)
-    return nullptr;
-  Function *Only = nullptr;
-  for (User *U : AI->users()) {
-    if (isa<LoadInst>(U) || isa<LifetimeIntrinsic>(U) ||
-        isa<DbgInfoIntrinsic>(U))
-      continue;
-    auto *SI = dyn_cast<StoreInst>(U);
-    if (!SI || SI->getPointerOperand() != AI)
-      return nullptr; // The address escapes: anything may be stored.
-    Function *F = resolveFunction(SI->getValueOperand(), DL, Depth + 1);
-    if (!F || (Only && Only != F))
-      return nullptr;
-    Only = F;
-  }
-  return Only;
+  APInt Offset(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
+  auto *AI = dyn_cast<AllocaInst>(
+      Ptr->stripAndAccumulateConstantOffsets(DL, Offset, true));
+  int64_t Width = DL.getTypeStoreSize(LI->getType());
+  return AI ? onlyFunctionStored(AI, Offset.getSExtValue(), Width, DL, Depth)
+            : nullptr;
 }
 
 /// Undoes C's default argument promotions (float -> double, small integers
@@ -111,7 +127,9 @@ private:
   void addReturnBuffer(Argument &Param);
   /// A zeroed (or, with \p Ones, seeded) temporary in the caller's frame.
   Value *temporary(Type *Ty, bool Ones);
-  Value *next() { return Pos < Call.arg_size() ? Call.getArgOperand(Pos++) : nullptr; }
+  Value *next() {
+    return Pos < Call.arg_size() ? Call.getArgOperand(Pos++) : nullptr;
+  }
 
   CallBase &Call;
   EntryPointKind Kind;
@@ -139,13 +157,16 @@ std::optional<EntryPointCall> Parser::parse() {
   }
   if (!Result.Fn) {
     fail("the first argument is not a function",
-         "pass the function to differentiate, e.g. __ad_autodiff((void *)f, ...)");
+         "pass the function to differentiate, e.g. __ad_autodiff((void *)f, "
+         "...)");
     return std::nullopt;
   }
   if (Result.Fn->isDeclaration()) {
     fail("'" + Result.Fn->getName() + "' has no body in this module",
          "differentiate a function defined in this translation unit (or "
-         "one that calls the external function)");
+         "one that calls the external function); with link-time "
+         "optimization, -flto=full differentiates at the link with every "
+         "file at hand, ThinLTO one file at a time");
     return std::nullopt;
   }
   if (Result.Fn->isVarArg()) {
@@ -282,8 +303,8 @@ bool Parser::parseParameter(Argument &Param) {
   Value *D = next();
   if (!D)
     return fail("too few arguments: the " +
-                    Twine(Ty->isPointerTy() ? "shadow" : "tangent") +
-                    " of " + What + " is missing",
+                    Twine(Ty->isPointerTy() ? "shadow" : "tangent") + " of " +
+                    What + " is missing",
                 "pass the shadow (or tangent) right after the value");
   if (markerName(D))
     return fail("a marker stands where the shadow of " + What + " belongs",

@@ -9,18 +9,13 @@
 #ifndef AD_DRIVER_ENTRYPOINTCALL_H
 #define AD_DRIVER_ENTRYPOINTCALL_H
 
-#include "support/Diagnostics.h"
 #include "core/DerivativeSignature.h"
+#include "core/EntryPointNames.h"
+#include "support/Diagnostics.h"
 #include "llvm/IR/InstrTypes.h"
 #include <optional>
 
 namespace ad {
-
-enum class EntryPointKind { Reverse, Forward };
-
-/// The entry point a callee name denotes, if any: __ad_autodiff[_*] or
-/// __ad_fwddiff[_*], also when C++-mangled.
-std::optional<EntryPointKind> entryPointKind(const llvm::Function &F);
 
 /// The name of a marker global (__ad_dup, ...) if \p V is a load of one.
 std::optional<llvm::StringRef> markerName(const llvm::Value *V);

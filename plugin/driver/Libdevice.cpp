@@ -1,7 +1,7 @@
 //===- Libdevice.cpp - CUDA's math library around differentiation
 //----------===//
 #include "driver/Libdevice.h"
-#include "driver/EntryPointCall.h"
+#include "core/EntryPointNames.h"
 #include "rules/DeviceMath.h"
 #include "rules/MathRules.h"
 #include "rules/WarpShuffles.h"

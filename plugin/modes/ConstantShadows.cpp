@@ -1,10 +1,11 @@
-//===- ConstantShadows.cpp - Shadows of read-only globals -------------------===//
+//===- ConstantShadows.cpp - Shadows of read-only globals
+//-------------------===//
 #include "modes/ConstantShadows.h"
 #include "analysis/MemoryEffects.h"
 #include "core/IRHelpers.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -41,8 +42,15 @@ Constant *shadowInitializer(Module &M, Constant *Init, bool ForReverse) {
   return ConstantVector::get(Elts);
 }
 
-} // namespace
+/// Rust's alignments, which its dangling pointers equal: a power of two up
+/// to a page (a larger alignment is rare, and a larger constant address is
+/// more likely a real one).
+bool isDanglingAlignment(const APInt &Address) {
+  constexpr uint64_t LargestDanglingAlignment = 4096;
+  return Address.isPowerOf2() && Address.ule(LargestDanglingAlignment);
+}
 
+} // namespace
 
 Constant *shadowOfConstant(Module &M, Constant *C, bool ForReverse) {
   if (isa<ConstantPointerNull>(C))
@@ -96,8 +104,9 @@ Constant *shadowOfConstant(Module &M, Constant *C, bool ForReverse) {
     if (GlobalVariable *S = M.getNamedGlobal(Name))
       return S;
     // Create it first, so that a self-referencing initializer finds it.
-    auto *S = new GlobalVariable(M, GV->getValueType(), /*isConstant=*/!ForReverse,
-                                 GlobalValue::InternalLinkage, nullptr, Name);
+    auto *S =
+        new GlobalVariable(M, GV->getValueType(), /*isConstant=*/!ForReverse,
+                           GlobalValue::InternalLinkage, nullptr, Name);
     S->setAlignment(GV->getAlign());
     Constant *Init =
         GV->hasInitializer()
@@ -111,6 +120,14 @@ Constant *shadowOfConstant(Module &M, Constant *C, bool ForReverse) {
     return S;
   }
   if (auto *CE = dyn_cast<ConstantExpr>(C)) {
+    // A dangling address (Rust's empty Vec holds NonNull::dangling(),
+    // `inttoptr (i64 8 to ptr)`: its alignment, and never reads through it
+    // while its capacity is 0) has the same address as its shadow, as
+    // dangling and as unread. Only small powers of two are such addresses:
+    // a real fixed address (a device register) is not its own shadow.
+    if (CE->getOpcode() == Instruction::IntToPtr)
+      if (auto *Address = dyn_cast<ConstantInt>(CE->getOperand(0)))
+        return isDanglingAlignment(Address->getValue()) ? C : nullptr;
     if (CE->getOpcode() != Instruction::GetElementPtr && !CE->isCast())
       return nullptr;
     Constant *Base = shadowOfConstant(M, CE->getOperand(0), ForReverse);

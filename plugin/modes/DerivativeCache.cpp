@@ -137,7 +137,8 @@ Function *DerivativeCache::canonicalPrimal(Function *F) {
   if (Inserted) {
     ADPhaseTimer Timer(ADPhase::CanonicalPrimal);
     unsigned ReadBack = 0;
-    It->second = createCanonicalPrimal(*F, Ctx.FAM, &ReadBack);
+    It->second = createCanonicalPrimal(*F, Ctx.FAM, Ctx.Callees,
+                                       /*Report=*/true, &ReadBack);
     registerCanonical(It->second, F);
     if (ReadBack)
       OptimizationRemarkEmitter(F).emit([&] {
@@ -155,8 +156,9 @@ Function *DerivativeCache::canonicalPrimal(Function *F) {
 /// A fresh canonical clone of \p F with the pointer parameters in
 /// \p NoAliasArgs declared noalias (the caller vouches for them).
 static Function *canonicalWithNoAlias(Function &F, uint64_t NoAliasArgs,
-                                      FunctionAnalysisManager &FAM) {
-  Function *Clone = createCanonicalPrimal(F, FAM);
+                                      ADContext &Ctx) {
+  Function *Clone =
+      createCanonicalPrimal(F, Ctx.FAM, Ctx.Callees, /*Report=*/false);
   for (Argument &A : Clone->args())
     if (A.getArgNo() < 64 && ((NoAliasArgs >> A.getArgNo()) & 1) &&
         A.getType()->isPointerTy())
@@ -180,7 +182,7 @@ Function *DerivativeCache::gradientPrimal(Function *F, uint64_t NoAliasArgs,
     // Its own copy still, for the caller's noalias: what the gradient may
     // read back, and the stores to __ad_dupnoneed memory it may leave out.
     ADPhaseTimer Timer(ADPhase::CanonicalPrimal);
-    Function *Clone = canonicalWithNoAlias(*F, NoAliasArgs, Ctx.FAM);
+    Function *Clone = canonicalWithNoAlias(*F, NoAliasArgs, Ctx);
     Clone->setName(F->getName() + ".ad.primal.noalias");
     registerCanonical(Clone, F);
     return It->second = Clone;
@@ -191,7 +193,7 @@ Function *DerivativeCache::gradientPrimal(Function *F, uint64_t NoAliasArgs,
   // The clone, its time loops outlined for checkpointing where they can be
   // (first: the other rewrites then see a loop's steps as one call).
   auto FreshClone = [&] {
-    Function *Clone = canonicalWithNoAlias(*F, NoAliasArgs, Ctx.FAM);
+    Function *Clone = canonicalWithNoAlias(*F, NoAliasArgs, Ctx);
     CheckpointOutlining O;
     if (!Nested)
       O = outlineCheckpointedLoops(*Clone, *F, Ctx.FAM, Quiet);
@@ -207,7 +209,7 @@ Function *DerivativeCache::gradientPrimal(Function *F, uint64_t NoAliasArgs,
       }
       for (Function *Made : O.Made)
         Made->eraseFromParent();
-      Clone = canonicalWithNoAlias(*F, NoAliasArgs, Ctx.FAM);
+      Clone = canonicalWithNoAlias(*F, NoAliasArgs, Ctx);
       O.Made.clear();
     }
     Outlined = std::move(O.Made);

@@ -11,6 +11,7 @@
 #define AD_MODES_DERIVATIVECACHE_H
 
 #include "analysis/ArgumentTypes.h"
+#include "analysis/IndirectCallees.h"
 #include "analysis/IterationOwnership.h"
 #include "analysis/TypeAnalysis.h"
 #include "core/DerivativeSignature.h"
@@ -47,6 +48,8 @@ struct ADContext {
   TypeAnalysis Types{M.getDataLayout(), &ArgTypes};
   /// The mutable globals given shadows (MutableGlobals.h); none if null.
   const ShadowedGlobals *Globals = nullptr;
+  /// What the module's indirect calls may reach, per function type.
+  IndirectCalleeCache Callees{M};
 };
 
 class DerivativeCache {

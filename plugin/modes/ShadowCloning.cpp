@@ -35,12 +35,27 @@ void ShadowCloning::cloneBody(Function &Primal, Function &NewF,
   restoreDerivativeAttributes(NewF, Saved);
 }
 
+/// \p V is an aggregate built by insertvalue from poison with no pointer
+/// inserted yet: rustc at -O0 returns `{ i64, ptr }` (an Option<(usize,
+/// &T)>) by inserting the integer first. Its pointer fields are poison, and
+/// so is its shadow.
+static bool insertsNoPointers(const Value *V) {
+  while (auto *IV = dyn_cast<InsertValueInst>(V)) {
+    if (isPointerLike(IV->getInsertedValueOperand()->getType()))
+      return false;
+    V = IV->getAggregateOperand();
+  }
+  return isa<UndefValue>(V); // Poison too.
+}
+
 Value *ShadowCloning::shadowOf(Value *Orig, Instruction *User) {
   if (Value *S = Shadows.lookup(Orig))
     return S;
   if (auto *C = dyn_cast<Constant>(Orig))
     if (Constant *S = shadowOfConstant(Ctx.M, C, ForReverse))
       return S;
+  if (isa<InsertValueInst>(Orig) && insertsNoPointers(Orig))
+    return PoisonValue::get(Orig->getType());
   Ctx.Diag.error(User,
                  "pointer " + Ctx.Diag.describe(*Orig) +
                      " may point to differentiated memory but has no shadow",

@@ -31,6 +31,11 @@ static bool holdsNoDerivatives(ADContext &Ctx, const Value *Ptr) {
 static bool pointsToConstantData(const Value *Base) {
   if (isa<LoadInst>(Base))
     return true;
+  // The exception in flight that a landing pad receives (Rust's unwinding
+  // code at -O0 keeps it in a local until it resumes): only the unwinder
+  // reads through it.
+  if (auto *EV = dyn_cast<ExtractValueInst>(Base))
+    return isa<LandingPadInst>(EV->getAggregateOperand());
   if (auto *Call = dyn_cast<CallBase>(Base))
     return returnsUntrackedMemory(rowOf(*Call));
   return false;
@@ -41,6 +46,14 @@ Value *shadowForUnshadowedPointer(ADContext &Ctx, Value *Ptr, Instruction *At) {
   // loaded or returned from where no shadow is kept, like a pointer loaded
   // from memory without one: null shadows.
   if (!Ptr->getType()->isPtrOrPtrVectorTy())
+    return Constant::getNullValue(Ptr->getType());
+  // Code, not data (a std::function's invoker chosen by a select or phi):
+  // calls go through the primal pointer, nothing is differentiated in it.
+  SmallVector<const Value *, 4> Objects;
+  getUnderlyingObjects(Ptr, Objects);
+  if (!Objects.empty() && all_of(Objects, [](const Value *O) {
+        return isa<Function>(O) || isa<ConstantPointerNull>(O);
+      }))
     return Constant::getNullValue(Ptr->getType());
   const Value *Base = getUnderlyingObject(Ptr);
   auto *GV = dyn_cast<GlobalVariable>(Base);

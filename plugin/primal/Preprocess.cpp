@@ -3,7 +3,9 @@
 #include "primal/ReloadVersioning.h"
 #include "core/PrimalMarks.h"
 #include "primal/ConstantCallees.h"
+#include "primal/IndirectCallDispatch.h"
 #include "primal/DeferredFrees.h"
+#include "primal/FlangCalls.h"
 #include "primal/ParallelRegions.h"
 #include "primal/SelectReductions.h"
 #include "llvm/IR/Function.h"
@@ -40,6 +42,7 @@ void restoreDerivativeAttributes(Function &F, AttributeList Saved) {
 }
 
 Function *createCanonicalPrimal(Function &F, FunctionAnalysisManager &FAM,
+                                IndirectCalleeCache &Callees, bool Report,
                                 unsigned *SelectReductions) {
   ValueToValueMapTy VMap;
   Function *Clone = CloneFunction(&F, VMap);
@@ -62,6 +65,9 @@ Function *createCanonicalPrimal(Function &F, FunctionAnalysisManager &FAM,
   // Before SROA: a reduction's private copies, passed to the lock no more,
   // become plain values.
   callParallelRegionsDirectly(*Clone);
+  // Before SROA: the descriptors flang passes to its runtime become values
+  // once the runtime's bodies are inlined.
+  inlineFlangBodies(*Clone, FAM);
 
   // SROA first: it also turns type-punned scalars (a union read through
   // another member) into SSA values and bitcasts that the analyses see.
@@ -74,7 +80,10 @@ Function *createCanonicalPrimal(Function &F, FunctionAnalysisManager &FAM,
   FPM.addPass(LoopSimplifyPass());
   FPM.run(*Clone, FAM);
   // After promotion: a function pointer kept in a local is a constant now.
-  if (resolveConstantCallees(*Clone))
+  // The rest choose at run time between functions the module defines.
+  unsigned Rewritten = resolveConstantCallees(*Clone);
+  Rewritten += dispatchIndirectCalls(*Clone, Callees, Report ? &F : nullptr);
+  if (Rewritten)
     FAM.invalidate(*Clone, PreservedAnalyses::none());
   unsigned ReadBack = readBackSelectReductions(*Clone, FAM);
   if (SelectReductions)

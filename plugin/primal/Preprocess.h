@@ -14,11 +14,17 @@
 
 namespace ad {
 
+class IndirectCalleeCache;
+
 /// Clones \p F into the module as an internal function in canonical form,
 /// its running extremes read back after their loops (SelectReductions.h;
-/// how many, in \p SelectReductions if given).
+/// how many, in \p SelectReductions if given) and its indirect calls
+/// dispatched between the candidates \p Callees finds
+/// (IndirectCallDispatch.h), with remarks saying so where \p Report (once
+/// per function: its other clones are the same).
 llvm::Function *createCanonicalPrimal(llvm::Function &F,
                                       llvm::FunctionAnalysisManager &FAM,
+                                      IndirectCalleeCache &Callees, bool Report,
                                       unsigned *SelectReductions = nullptr);
 
 /// Removes function attributes that would let the optimizer assume a

@@ -1,6 +1,7 @@
 //===- KnownFunctions.cpp - The table of known callees
 //----------------------===//
 #include "rules/KnownFunctions.h"
+#include "core/PrimalMarks.h"
 #include "rules/ComplexRules.h"
 #include "rules/CustomRules.h"
 #include "rules/MathRules.h"
@@ -27,6 +28,17 @@ constexpr AllocationShape CallocShape{/*Size=*/1, /*Count=*/0};
 constexpr AllocationShape AlignedAllocShape{/*Size=*/1, -1, /*Align=*/0};
 constexpr AllocationShape AlignedNewShape{/*Size=*/0, -1, /*Align=*/1};
 constexpr AllocationShape PosixMemalignShape{/*Size=*/2, -1, /*Align=*/1};
+constexpr AllocationShape ReallocShape{/*Size=*/1};
+// Rust's global allocator: __rust_alloc(size, align) and
+// __rust_realloc(ptr, old_size, align, new_size).
+// __rust_dealloc(ptr, size, align).
+constexpr AllocationShape RustAllocShape{/*Size=*/0, -1, /*Align=*/1, -1,
+                                         /*RustAllocator=*/true};
+constexpr AllocationShape RustReallocShape{/*Size=*/3, -1, /*Align=*/2,
+                                           /*OldSize=*/1,
+                                           /*RustAllocator=*/true};
+constexpr AllocationShape RustDeallocShape{/*Size=*/1, -1, /*Align=*/2, -1,
+                                           /*RustAllocator=*/true};
 
 /// Which colours a red-black tree function may read (see MirrorShape).
 constexpr MirrorShape NoColours{};
@@ -59,7 +71,7 @@ const NamedKind LibraryFunctions[] = {
      &AlignedNewShape},
     {"posix_memalign", CalleeKind::AllocOut, &PosixMemalignShape},
     {"calloc", CalleeKind::Calloc, &CallocShape},
-    {"realloc", CalleeKind::Realloc},
+    {"realloc", CalleeKind::Realloc, &ReallocShape},
     {"free", CalleeKind::Free},
     {"_ZdlPv", CalleeKind::Free},
     {"_ZdaPv", CalleeKind::Free},
@@ -69,6 +81,12 @@ const NamedKind LibraryFunctions[] = {
     {"_ZdaPvSt11align_val_t", CalleeKind::Free},
     {"_ZdlPvmSt11align_val_t", CalleeKind::Free},
     {"_ZdaPvmSt11align_val_t", CalleeKind::Free},
+    // Rust's allocator as older rustc named it, unmangled (the families
+    // below match today's names).
+    {"__rust_alloc", CalleeKind::Malloc, &RustAllocShape},
+    {"__rust_alloc_zeroed", CalleeKind::Calloc, &RustAllocShape},
+    {"__rust_realloc", CalleeKind::Realloc, &RustReallocShape},
+    {"__rust_dealloc", CalleeKind::Free, &RustDeallocShape},
     // libstdc++'s red-black tree (std::map, std::set) and list node
     // functions: they only read and rewrite the links (and tree colours)
     // of the nodes they are given and of nodes reachable from them.
@@ -220,10 +238,11 @@ const NamedKind LibraryFunctions[] = {
 };
 
 // Families of C++ standard-library functions (libstdc++), matched by a glob
-// on their Itanium-mangled names where a family is too large to list. Every
-// member of a family reads what it is given and writes only characters,
-// integers, and the internals of its own objects (a stream's state, a
-// string's buffer and length, a hash policy's next size): no floating-point
+// on their Itanium-mangled names where a family is too large to list (and, at
+// the end, Rust's runtime functions, whose names carry a hash). Every
+// member of an inactive family reads what it is given and writes only
+// characters, integers, and the internals of its own objects (a stream's state,
+// a string's buffer and length, a hash policy's next size): no floating-point
 // value reaches differentiated memory through them, and what they return
 // (a stream, a size, a character pointer) carries no derivative. A family
 // row is taken even where the function has a body (a template instantiated
@@ -265,6 +284,50 @@ const NamedKind LibraryFamilies[] = {
     {"_ZSt*__throw_*", CalleeKind::Inactive},
     {"_ZSt9terminatev", CalleeKind::Inactive},
     {"__cxa_*", CalleeKind::Inactive},
+    // flang's output statements (print, write): a statement's begin and
+    // end, and one call per item, whose values only flow out. Input
+    // (_FortranAioInput*) writes the program's memory and is not here.
+    {"_FortranAio{Begin,Output,End}*", CalleeKind::Inactive},
+
+    // Rust's global allocator, in rustc's v0 mangling of its shim crate
+    // `__rustc` (`_RNvCs<hash>_7___rustc12___rust_alloc`): the __rust_*
+    // functions programs call, the default allocator's __rdl_* behind them,
+    // and a #[global_allocator]'s __rg_*, which link-time inlining may
+    // expose. The shim's body is only a call of the allocator, and the row
+    // is taken before any body: memory from them gets a shadow allocated
+    // alike, which their dealloc frees (forward mode) and their realloc
+    // grows keeping its contents.
+    {"_R*_7___rustc{12___rust,11___rdl,10___rg}_alloc", CalleeKind::Malloc,
+     &RustAllocShape},
+    {"_R*_7___rustc{19___rust,18___rdl,17___rg}_alloc_zeroed",
+     CalleeKind::Calloc, &RustAllocShape},
+    {"_R*_7___rustc{14___rust,13___rdl,12___rg}_realloc", CalleeKind::Realloc,
+     &RustReallocShape},
+    {"_R*_7___rustc{14___rust,13___rdl,12___rg}_dealloc", CalleeKind::Free,
+     &RustDeallocShape},
+    // A volatile read that only makes the link need the shim.
+    {"_R*_7___rustc35___rust_no_alloc_shim_is_unstable_v2",
+     CalleeKind::Inactive},
+    // Rust's panics, which never return: the std library's in v0 mangling
+    // (_R...), generic ones instantiated in the program's crate in legacy
+    // mangling (_ZN...17h<hash>E). They read an index, a length, a message
+    // or a source location, never a derivative.
+    {"{_R*_,_ZN}4core9panicking*", CalleeKind::Inactive},
+    {"{_R*_,_ZN}3std9panicking{11begin_panic,20rust_panic_with_hook,"
+     "19begin_panic_handler}*",
+     CalleeKind::Inactive},
+    {"{_R*_,_ZN}4core5slice5index*_fail*", CalleeKind::Inactive},
+    {"{_R*_,_ZN}4core3str*slice_error_fail*", CalleeKind::Inactive},
+    {"{_R*_,_ZN}5alloc7raw_vec{12handle_error,17capacity_overflow}*",
+     CalleeKind::Inactive},
+    {"{_R*_,_ZN}5alloc5alloc18handle_alloc_error*", CalleeKind::Inactive},
+    {"{_R*_,_ZN}4core{6option13unwrap_failed,6option13expect_failed,"
+     "6result13unwrap_failed}*",
+     CalleeKind::Inactive},
+    {"{_R*_,_ZN}4core4cell{22panic_already_borrowed,"
+     "30panic_already_mutably_borrowed}*",
+     CalleeKind::Inactive},
+    {"{_R*_,_ZN}3std7process5abort*", CalleeKind::Inactive},
 };
 
 // The types of the objects those families work on, by the name clang gives
@@ -308,7 +371,9 @@ const NamedKind *libraryFamily(StringRef Name) {
               cantFail(GlobPattern::create(K.Name, /*MaxSubPatterns=*/64)), &K);
         return V;
       }();
-  if (!Name.starts_with("_Z") && !Name.starts_with("__cxa_"))
+  if (!Name.starts_with("_Z") && !Name.starts_with("_R") &&
+      !Name.starts_with("_FortranAio") &&
+      !Name.starts_with("__cxa_"))
     return nullptr;
   for (const auto &[Pattern, Row] : Families)
     if (Pattern.match(Name))
@@ -510,6 +575,8 @@ CalleeInfo classifyCallee(const CallBase &Call) {
 
 CalleeInfo resolveCallee(const CallBase &Call, const CustomRules *Custom) {
   const Function *F = calledFunction(Call);
+  if (!F && isUnresolvedCallee(Call))
+    return {CalleeKind::Unresolved};
   if (!F)
     return resolveAlternatives(Call);
   // The user's word overrides every built-in row.

@@ -38,8 +38,9 @@ enum class CalleeKind : uint8_t {
   Calloc,       ///< calloc(count, size).
   AllocOut,     ///< posix_memalign(&p, align, size): fresh memory stored
                 ///< through argument 0, success when it returns 0.
-  Realloc,      ///< realloc(ptr, size).
-  Free,         ///< free(ptr), delete.
+  Realloc,      ///< realloc(ptr, size), __rust_realloc: the row's
+                ///< AllocationShape says which arguments size it.
+  Free,         ///< free(ptr), delete, __rust_dealloc(ptr, size, align).
   MemCopy,      ///< memcpy/memmove(dst, src, size).
   MemSet,       ///< memset(dst, byte, size).
   FPReduction,  ///< llvm.vector.reduce.{fadd,fmul,fmax,fmin,...}.
@@ -66,6 +67,9 @@ enum class CalleeKind : uint8_t {
   LibraryState, ///< A libm function with no rule that writes only the
                 ///< library's own state (lgamma: signgam and errno): an
                 ///< Unknown callee whose writes no program buffer sees.
+  Unresolved,   ///< The last resort of a dispatched indirect call
+                ///< (primal/IndirectCallDispatch.h): a function the module
+                ///< does not define; stops a derivative that reaches it.
   Unknown,      ///< A declaration with no rule, an indirect call, inline asm.
                 ///< Last: the kinds' count is Unknown + 1.
 };
@@ -73,10 +77,21 @@ enum class CalleeKind : uint8_t {
 /// Which arguments of an allocation function say how much memory it returns
 /// and how it is aligned: the shadow is allocated the same way (an aligned
 /// primal is read with aligned vector loads, and so is its shadow).
+/// A reallocation function's row has one too: its pointer is argument 0,
+/// SizeArg the new size, and OldSizeArg the old one where the call says it
+/// (Rust's __rust_realloc(ptr, old_size, align, new_size)).
 struct AllocationShape {
-  int8_t SizeArg = 0;   ///< Bytes (per element, for calloc).
-  int8_t CountArg = -1; ///< calloc's element count, or -1 for one.
-  int8_t AlignArg = -1; ///< The alignment, or -1 for malloc's own.
+  int8_t SizeArg = 0;     ///< Bytes (per element, for calloc).
+  int8_t CountArg = -1;   ///< calloc's element count, or -1 for one.
+  int8_t AlignArg = -1;   ///< The alignment, or -1 for malloc's own.
+  int8_t OldSizeArg = -1; ///< realloc's old size, or -1: malloc_usable_size.
+  /// Rust's global allocator (__rust_*, __rdl_*, __rg_*): shadows are
+  /// allocated, reallocated and freed through the primal's own allocator
+  /// family (rules/RustAllocator.h), never libc, since a #[global_allocator]
+  /// may free only what it allocated and the caller's shadow Vec is freed
+  /// by Rust. A free row (__rust_dealloc(ptr, size, align)) has a shape
+  /// only for this.
+  bool RustAllocator = false;
 };
 
 /// For a MirrorCall row: red-black tree functions decide by the colours of
@@ -97,7 +112,8 @@ struct CalleeInfo {
 
   /// Set for ComplexMath.
   const ComplexRule *Complex = nullptr;
-  /// Set for Malloc, Calloc and AllocOut.
+  /// Set for Malloc, Calloc, AllocOut and Realloc; for Free, only for
+  /// Rust's dealloc.
   const AllocationShape *Alloc = nullptr;
   /// Set for MirrorCall.
   const MirrorShape *Mirror = nullptr;

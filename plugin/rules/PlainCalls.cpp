@@ -2,6 +2,8 @@
 #include "rules/PlainCalls.h"
 #include "rules/CallRows.h"
 #include "rules/ShadowErrors.h"
+#include "runtime/RuntimeFunctions.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 
@@ -120,6 +122,36 @@ static bool unknownCall(ShadowEmitter &E, CallBase &Call, const CalleeInfo &) {
   return false;
 }
 
+/// The last resort of a dispatched indirect call: the pointer names a
+/// function the module does not know (one defined in another file), so its
+/// derivative is unknown. Where no derivative reaches the call it runs as
+/// the primal's; where one does, the derivative stops the program, before
+/// the call, with a message that names the call: a derivative the plugin
+/// cannot know is never silently wrong, and at compile time the pointer's
+/// target is not known (the dispatch announced this with a remark). GPU
+/// code has no such calls: only closed sets are dispatched there.
+static bool unresolvedCallee(ShadowEmitter &E, CallBase &Call,
+                             const CalleeInfo &) {
+  // The call's result only reaches the dispatch's phi, which the direct
+  // calls' results may make varied or shadowed (memory an allocator
+  // returned): a derivative reaches the call through it too.
+  bool ReachesResult = any_of(Call.users(), [&](const User *U) {
+    return E.isVaried(U) || E.hasShadow(U);
+  });
+  if (!carriesDerivatives(E, Call) && !ReachesResult)
+    return true;
+  std::string Where = "an indirect call";
+  if (const DebugLoc &Loc = Call.getDebugLoc())
+    Where +=
+        " at " + Loc->getFilename().str() + ":" + std::to_string(Loc.getLine());
+  IRBuilder<> B(&E.clone(Call));
+  E.Runtime.emitStop(B, "ADPlugin: the derivative reached " + Where +
+                            " whose target is not defined in the module "
+                            "that differentiated it; no derivative is known "
+                            "for it\n");
+  return true;
+}
+
 namespace {
 
 using namespace columns;
@@ -137,6 +169,9 @@ const CallRow Rows[] = {
   {CalleeKind::Defined,      Anywhere, Writes,   NotFresh,  Unrelated,
      definedActivity,        sameInForwardMode<definedCall>,
      definedCall,                                    definedAdjoint},
+  {CalleeKind::Unresolved, Unknown, Writes, NotFresh, Unrelated,
+     nullptr,                sameInForwardMode<unresolvedCallee>,
+     unresolvedCallee,                               nullptr},
   {CalleeKind::Unknown,      Unknown,  Writes,   NotFresh,  Unrelated,
      nullptr,                sameInForwardMode<unknownCall>,
      unknownCall,                                    nullptr},

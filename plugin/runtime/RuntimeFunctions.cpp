@@ -19,6 +19,44 @@ Function *RuntimeFunctions::getOrCreate(StringRef Name, FunctionType *Ty,
   return F;
 }
 
+FunctionCallee RuntimeFunctions::libraryFunction(StringRef Name,
+                                                 FunctionType *Ty) {
+  if (Function *Own = M.getFunction(Name); Own && Own->hasLocalLinkage())
+    Own->setName(Name + ".local"); // Local symbols may take any name.
+  return M.getOrInsertFunction(Name, Ty);
+}
+
+Function *RuntimeFunctions::stopWithMessage() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
+  bool Created;
+  Function *F = getOrCreate(
+      "__ad_stop", FunctionType::get(Type::getVoidTy(C), {Ptr, I64}, false),
+      Created);
+  if (!Created)
+    return F;
+  F->setDoesNotReturn();
+  F->addFnAttr(Attribute::Cold);
+  F->addFnAttr(Attribute::NoInline);
+  IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+  if (!onGPU()) {
+    // write(2, ...): no stdio state, and it works while the heap is broken.
+    Type *SizeT = M.getDataLayout().getIntPtrType(C);
+    FunctionCallee Write = libraryFunction(
+        "write", FunctionType::get(SizeT, {B.getInt32Ty(), Ptr, SizeT}, false));
+    B.CreateCall(Write, {B.getInt32(2), F->getArg(0),
+                         B.CreateZExtOrTrunc(F->getArg(1), SizeT)});
+  }
+  emitAbort(B);
+  return F;
+}
+
+void RuntimeFunctions::emitStop(IRBuilderBase &B, StringRef Message) {
+  B.CreateCall(stopWithMessage(),
+               {B.CreateGlobalString(Message, "ad.stop.message"),
+                B.getInt64(Message.size())});
+}
+
 void RuntimeFunctions::grantFloatingPointPermissions(Function &F) {
   // The inliner keeps a function-wide floating-point permission (no NaNs,
   // no signed zeros, ...) only where every function inlined into it grants

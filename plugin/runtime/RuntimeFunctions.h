@@ -64,6 +64,13 @@ public:
   static constexpr uint64_t DeviceLocalTapeBytes = 256;
   /// Ends the block at B: abort() on a host, a trap on a GPU.
   void emitAbort(llvm::IRBuilderBase &B);
+  /// void stop(ptr message, i64 length), never returning: writes the
+  /// message to standard error and aborts (a trap on a GPU). The plugin's
+  /// own (__ad_stop), so that a function of the program's that is named
+  /// like the C library's cannot stand in.
+  llvm::Function *stopWithMessage();
+  /// Calls stopWithMessage at B with \p Message.
+  void emitStop(llvm::IRBuilderBase &B, llvm::StringRef Message);
   /// void memcpyAdjoint(ptr srcShadow, ptr dstShadow, i64 count, i64 stride):
   /// for each of count elements of type FPTy, stride bytes apart,
   /// srcShadow[i] += dstShadow[i]; dstShadow[i] = 0 — in the direction that
@@ -159,6 +166,11 @@ public:
   llvm::FunctionCallee mallocUsableSize();
 
 private:
+  /// The C library's function \p Name: a function of the module's own
+  /// that has the name only here (a static write()) is renamed first, so
+  /// that the declaration is the library's.
+  llvm::FunctionCallee libraryFunction(llvm::StringRef Name,
+                                       llvm::FunctionType *Ty);
   llvm::Function *getOrCreate(llvm::StringRef Name, llvm::FunctionType *Ty,
                               bool &Created);
   llvm::Function *tapeGrow();

@@ -102,7 +102,8 @@ void RuntimeFunctions::emitAbort(IRBuilderBase &B) {
   if (onGPU())
     B.CreateIntrinsic(Intrinsic::trap, {});
   else
-    B.CreateCall(M.getOrInsertFunction("abort", B.getVoidTy()));
+    B.CreateCall(libraryFunction(
+        "abort", FunctionType::get(B.getVoidTy(), /*isVarArg=*/false)));
   B.CreateUnreachable();
 }
 

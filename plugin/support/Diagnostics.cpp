@@ -68,9 +68,21 @@ void DiagnosticReporter::emit(const Function &F, const DebugLoc &Loc,
   if (!Reported.insert({Loc.get(), Text}).second)
     return;
   ++Errors;
+  // An instruction without a line (one the optimizer merged or made: no
+  // location, or line 0) is reported at its function's line where the
+  // module has debug info.
+  DiagnosticLocation Where;
+  if (Loc && Loc.getLine() != 0)
+    Where = DiagnosticLocation(Loc);
+  else if (const DISubprogram *SP = F.getSubprogram())
+    Where = DiagnosticLocation(SP);
+  // clang maps a function to its declaration without -g; a linker (LTO,
+  // Rust) or flang prints <unknown>:0:0, and the message must say more.
+  if (!Where.isValid())
+    Text += " (compile with -g to see the source line)";
   // DiagnosticInfoUnsupported is the kind clang maps to a source location
   // even without -g (the function's declaration) and prints as an error.
-  F.getContext().diagnose(DiagnosticInfoUnsupported(F, Text, Loc, DS_Error));
+  F.getContext().diagnose(DiagnosticInfoUnsupported(F, Text, Where, DS_Error));
 }
 
 void DiagnosticReporter::error(const Instruction *At, const Twine &Reason,

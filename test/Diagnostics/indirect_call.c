@@ -1,11 +1,13 @@
 // A call through a function pointer with a differentiated argument: the
 // callee is not known at compile time. The pointer comes from a global (f)
-// or from an __ad_const parameter (t).
+// or from an __ad_const parameter (t), and may be sq, which another file
+// defines. (Where every function it may be is defined in the module, the
+// call is differentiated: test/Integration/cxx_function_pointers.cpp.)
 // RUN: not %clang_ad -O0 -g -fno-crash-diagnostics -c %s -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not="PLEASE submit" --implicit-check-not="Stack dump"
 // RUN: not %clang_ad -O2 -g -fno-crash-diagnostics -c %s -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not="PLEASE submit" --implicit-check-not="Stack dump"
 #include <ad.h>
 
-double sq(double x) { return x * x; }
+double sq(double x); /* defined in another file */
 double (*volatile op)(double) = sq;
 
 double f(double x) {

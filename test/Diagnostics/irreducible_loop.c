@@ -6,7 +6,7 @@
 // RUN: not %clang_ad -O2 -g -fno-crash-diagnostics -c %s -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not="PLEASE submit" --implicit-check-not="Stack dump"
 #include <ad.h>
 
-// CHECK: irreducible_loop.c:[[@LINE+1]]:8: error: cannot differentiate 'two_entries': irreducible control flow (a loop entered at more than one place, as with a goto into its body) is not supported in reverse mode; hint: give the loop a single entry; forward mode (__ad_fwddiff) handles it
+// CHECK: irreducible_loop.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate 'two_entries': irreducible control flow (a loop entered at more than one place, as with a goto into its body) is not supported in reverse mode; hint: give the loop a single entry; forward mode (__ad_fwddiff) handles it
 double two_entries(double x, int n) {
   double s = x;
   int i = 0;

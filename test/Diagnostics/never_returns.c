@@ -5,7 +5,7 @@
 #include <ad.h>
 #include <stdlib.h>
 
-// CHECK: {{.*}}never_returns.c:[[@LINE+1]]:6: error: cannot differentiate 'dies': function never returns; hint: differentiate a function that returns
+// CHECK: {{.*}}never_returns.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate 'dies': function never returns; hint: differentiate a function that returns
 void dies(double *x) {
   x[0] *= 2;
   abort();

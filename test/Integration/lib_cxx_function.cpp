@@ -5,12 +5,12 @@
 // forward against reverse.
 //
 // std::function calls its target and its manager through pointers kept in
-// the object. Where the object is built and called in one function after
-// inlining (-O2, -O3), the optimizer resolves them; at -O0 and -O1 they stay
-// indirect calls with differentiated arguments, an error ("indirect call or
-// inline assembly with differentiated arguments"), as for a std::function
-// the caller passes in. Plain lambdas work at every level
-// (r_cpp_features.cpp).
+// the object: a choice between the module's functions of their types
+// (docs/CXX.md), or direct calls where inlining resolved them (-O2, -O3).
+// At -O0 the constructor copies the capturing closure of `stored` with a
+// memcpy between untyped pointers, a compile-time error; captureless
+// lambdas in a std::function work at -O0 (cxx_function_pointers.cpp).
+// RUN: %clangxx_ad -O1 %s -o %t.O1 -lm && %run %t.O1
 // RUN: %clangxx_ad -O2 %s -o %t.O2 -lm && %run %t.O2
 // RUN: %clangxx_ad -O3 %s -o %t.O3 -lm && %run %t.O3
 #include <ad.h>
