@@ -1,5 +1,6 @@
 //===- CheckpointRuntime.cpp - The checkpointing scheduler, linked in -----===//
 #include "runtime/CheckpointRuntime.h"
+#include "runtime/EmbeddedBitcode.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
@@ -20,30 +21,14 @@ CheckpointScheduler linkCheckpointScheduler(Module &M) {
   const char *Names[] = {"__ad_ckpt_forward", "__ad_ckpt_reverse"};
   Function *Forward = M.getFunction(Names[0]);
   if (!Forward || Forward->isDeclaration()) {
-    StringRef Bytes(reinterpret_cast<const char *>(CheckpointScheduleBitcode),
-                    sizeof(CheckpointScheduleBitcode));
-    Expected<std::unique_ptr<Module>> Runtime = parseBitcodeFile(
-        MemoryBufferRef(Bytes, "CheckpointSchedule.bc"), M.getContext());
-    if (!Runtime)
-      report_fatal_error(Runtime.takeError());
-    Module &R = **Runtime;
-    // Plain C with no target-specific code: it takes the module's target,
-    // and none of its flags (they would have to agree with the module's).
-    R.setTargetTriple(M.getTargetTriple());
-    R.setDataLayout(M.getDataLayout());
-    for (const char *Name : {"llvm.module.flags", "llvm.ident"})
-      if (NamedMDNode *N = R.getNamedMetadata(Name))
-        R.eraseNamedMetadata(N);
-    for (Function &F : R) {
-      F.removeFnAttr("target-cpu");
-      F.removeFnAttr("target-features");
-      F.removeFnAttr("tune-cpu");
-    }
+    std::unique_ptr<Module> Runtime = parseEmbeddedBitcode(
+        CheckpointScheduleBitcode, "CheckpointSchedule.bc", M);
+    Module &R = *Runtime;
     // Declared first, so that only what they need is linked.
     for (const char *Name : Names)
       if (Function *F = R.getFunction(Name))
         M.getOrInsertFunction(Name, F->getFunctionType());
-    if (Linker::linkModules(M, std::move(*Runtime),
+    if (Linker::linkModules(M, std::move(Runtime),
                             Linker::Flags::LinkOnlyNeeded))
       report_fatal_error("ad: linking the checkpointing scheduler failed");
     for (const char *Name : Names)

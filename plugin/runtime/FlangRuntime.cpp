@@ -1,5 +1,6 @@
 //===- FlangRuntime.cpp - Differentiable bodies of flang's runtime --------===//
 #include "runtime/FlangRuntime.h"
+#include "runtime/EmbeddedBitcode.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Module.h"
@@ -18,25 +19,7 @@ constexpr StringRef RuntimePrefix = "_FortranA";
 constexpr StringRef BodyPrefix = "__ad_flang_";
 
 std::unique_ptr<Module> parseBodies(Module &M) {
-  StringRef Bytes(reinterpret_cast<const char *>(FlangBodiesBitcode),
-                  sizeof(FlangBodiesBitcode));
-  Expected<std::unique_ptr<Module>> Bodies = parseBitcodeFile(
-      MemoryBufferRef(Bytes, "FlangBodies.bc"), M.getContext());
-  if (!Bodies)
-    report_fatal_error(Bodies.takeError());
-  Module &R = **Bodies;
-  // Plain C: it takes the module's target, and none of its flags.
-  R.setTargetTriple(M.getTargetTriple());
-  R.setDataLayout(M.getDataLayout());
-  for (const char *Name : {"llvm.module.flags", "llvm.ident"})
-    if (NamedMDNode *N = R.getNamedMetadata(Name))
-      R.eraseNamedMetadata(N);
-  for (Function &F : R) {
-    F.removeFnAttr("target-cpu");
-    F.removeFnAttr("target-features");
-    F.removeFnAttr("tune-cpu");
-  }
-  return std::move(*Bodies);
+  return ad::parseEmbeddedBitcode(FlangBodiesBitcode, "FlangBodies.bc", M);
 }
 
 } // namespace
