@@ -128,6 +128,12 @@ def find_rustc():
 
 
 rustc = find_rustc()
+# rustc itself crashes with the sanitizer runtimes preloaded (a sanitized
+# plugin's run): the Rust tests run in the plain run only.
+if rustc and sanitized:
+    lit_config.note("Rust tests unsupported: rustc cannot run with the "
+                    "sanitizer runtimes preloaded")
+    rustc = None
 if rustc:
     config.available_features.add("rustc")
     # rustup's rustc is a proxy that finds the toolchain through these.
