@@ -15,7 +15,7 @@ CMAKE_GEN := -G Ninja -DCMAKE_BUILD_TYPE=Release
 # (test/Package/ccache.test).
 DEBIAN_PACKAGES := llvm-22-dev clang-22 llvm-22-tools libomp-22-dev libclang-rt-22-dev lld-22 \
                    libzstd-dev cmake ninja-build valgrind libbenchmark-dev \
-                   libgtest-dev g++ make flang-22 ccache
+                   libgtest-dev g++ make flang-22 ccache libopenmpi-dev openmpi-bin
 
 # sudo only when not already root.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -80,6 +80,7 @@ bench: build
 	$(BUILD)/bench/hydro/hydro_bench $(BENCH_ARGS)
 	$(BUILD)/bench/checkpoint/checkpoint_bench $(CHECKPOINT_ARGS) $(BENCH_ARGS)
 	$(BUILD)/bench/adbench/adbench_bench $(ADBENCH_ARGS) $(BENCH_ARGS)
+	bench/mpi/run.sh $(BUILD) $(BENCH_ARGS)
 	@if [ -f /usr/local/cuda/include/cuda.h ] || [ -n "$$CUDA_PATH" ]; then \
 	  cmake --build $(BUILD) --target gpt2_cuda; \
 	  if nvidia-smi -L 2>/dev/null | grep -q GPU; then \

@@ -7,6 +7,9 @@
 #   examples/fortran/*.f90  flang-22 -O2 with the plugin and include/ad.f90
 #                        (module ad), then run; skipped with a message when
 #                        flang-22 is missing
+#   examples/mpi/*.c     mpicc (Open MPI) around clang-22 -O2 with the
+#                        plugin, run with mpirun -np 2; skipped with a
+#                        message when mpicc or mpirun is missing
 #   examples/rust/       a cargo crate: cargo run --offline with the plugin
 #                        in the link-time optimizer (its .cargo/config.toml's
 #                        flags, with this plugin's path, through RUSTFLAGS);
@@ -78,6 +81,24 @@ for f90 in "$root"/examples/fortran/*.f90; do
   ran=$((ran + 1))
 done
 
+mpicc=$(command -v mpicc || true)
+mpirun=$(command -v mpirun || true)
+for mpi in "$root"/examples/mpi/*.c; do
+  name=$(basename "${mpi%.c}")
+  banner "mpi/$(basename "$mpi") (mpirun -np 2)"
+  if [[ -z $mpicc || -z $mpirun ]]; then
+    echo "skipped: mpicc or mpirun not found (make deps installs Open MPI)"
+    continue
+  fi
+  mkdir -p "$out/mpi"
+  OMPI_CC=$llvm_bin/clang-22 "$mpicc" "${cflags[@]}" "$mpi" \
+    -o "$out/mpi/$name" -lm
+  # Loopback and shared memory only; as root, mpirun wants to be told.
+  OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader OMPI_ALLOW_RUN_AS_ROOT=1 \
+    OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "$mpirun" --oversubscribe -np 2 \
+    "$out/mpi/$name"
+  ran=$((ran + 1))
+done
 if [[ -f $root/examples/rust/Cargo.toml ]]; then
   banner "rust/ (cargo)"
   # rustup installs into ~/.cargo/bin, which PATH may lack.

@@ -24,6 +24,7 @@
 #include "modes/MutableGlobals.h"
 #include "rules/CustomRules.h"
 #include "rules/RuleTable.h"
+#include "runtime/MessageRuntime.h"
 #include "support/TimeReport.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -623,6 +624,8 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
   // Device code: the math functions the rules call, and libdevice's
   // functions inlinable again (driver/Libdevice.h).
   linkLibdeviceForDerivatives(M, Diag);
+  // MPI: the run-time support the derivatives of its operations call.
+  linkMessageRuntime(M);
 
   if (Level != OptimizationLevel::O0 && PB && Diag.errorCount() == 0) {
     ADPhaseTimer OptimizeTimer(ADPhase::Optimize);

@@ -6,6 +6,7 @@
 #include "primal/IndirectCallDispatch.h"
 #include "primal/DeferredFrees.h"
 #include "primal/FlangCalls.h"
+#include "primal/MessageWrappers.h"
 #include "primal/ParallelRegions.h"
 #include "primal/SelectReductions.h"
 #include "llvm/IR/Function.h"
@@ -68,6 +69,11 @@ Function *createCanonicalPrimal(Function &F, FunctionAnalysisManager &FAM,
   // Before SROA: the descriptors flang passes to its runtime become values
   // once the runtime's bodies are inlined.
   inlineFlangBodies(*Clone, FAM);
+  // MPI operations through the wrappers that record them (before SROA:
+  // the status and request slots are the MPI calls' own arguments either
+  // way).
+  if (wrapMessageCalls(*Clone))
+    FAM.invalidate(*Clone, PreservedAnalyses::none());
 
   // SROA first: it also turns type-punned scalars (a union read through
   // another member) into SSA values and bitcasts that the analyses see.

@@ -21,7 +21,8 @@ struct RowIndex {
   RowIndex() {
     for (ArrayRef<CallRow> (*Topic)() :
          {plainCallRows, mathCallRows, memoryCallRows, maskedMemoryRows,
-          tapeCallRows, mirrorCallRows, customCallRows, parallelCallRows})
+          tapeCallRows, mirrorCallRows, customCallRows, parallelCallRows,
+          messageCallRows})
       for (const CallRow &Row : Topic()) {
         const CallRow *&Slot = ByKind[unsigned(Row.Kind)];
         if (Slot)

@@ -107,6 +107,8 @@ llvm::ArrayRef<CallRow> mirrorCallRows();
 llvm::ArrayRef<CallRow> customCallRows();
 /// Calls that synchronize threads (CUDA, OpenMP).
 llvm::ArrayRef<CallRow> parallelCallRows();
+/// MPI operations that move data between ranks.
+llvm::ArrayRef<CallRow> messageCallRows();
 
 /// Short names for the columns of the row tables, for the topic files.
 namespace columns {

@@ -5,6 +5,7 @@
 #include "rules/ComplexRules.h"
 #include "rules/CustomRules.h"
 #include "rules/MathRules.h"
+#include "rules/MessagePassing.h"
 #include "rules/RuleTable.h"
 #include "rules/VectorReductions.h"
 #include "rules/WarpShuffles.h"
@@ -235,6 +236,15 @@ const NamedKind LibraryFunctions[] = {
     {"__isinf", CalleeKind::Inactive},
     {"__cxa_guard_acquire", CalleeKind::Inactive},
     {"__cxa_guard_release", CalleeKind::Inactive},
+    // MPI calls that move no data (rules/MessagePassing.h has those that
+    // do): a rank's number, a barrier, which the reverse sweep needs not
+    // mirror (ranks share no memory), a clock.
+    {"MPI_Comm_rank", CalleeKind::Inactive},
+    {"MPI_Comm_size", CalleeKind::Inactive},
+    {"MPI_Barrier", CalleeKind::Inactive},
+    {"MPI_Wtime", CalleeKind::Inactive},
+    {"MPI_Wtick", CalleeKind::Inactive},
+    {"MPI_Abort", CalleeKind::Inactive},
 };
 
 // Families of C++ standard-library functions (libstdc++), matched by a glob
@@ -598,6 +608,11 @@ CalleeInfo resolveCallee(const CallBase &Call, const CustomRules *Custom) {
   }
   if (isWarpShuffleFunction(*F))
     return {CalleeKind::WarpShuffle};
+  if (const MessageOperation *Op = messageOperationOfWrapper(F->getName())) {
+    CalleeInfo Info{CalleeKind::Message};
+    Info.Message = Op;
+    return Info;
+  }
   if (const NamedKind *Row = libraryRow(F->getName())) {
     CalleeInfo Info{Row->Kind};
     Info.Alloc = Row->Alloc;

@@ -23,6 +23,7 @@ namespace ad {
 struct MathRule;
 struct ComplexRule;
 struct CustomRule;
+struct MessageOperation;
 class CustomRules;
 
 enum class CalleeKind : uint8_t {
@@ -62,6 +63,8 @@ enum class CalleeKind : uint8_t {
                 ///< reverse order of their tickets.
   WarpShuffle,  ///< Moves a float or double between a warp's lanes
                 ///< (__shfl_*_sync; WarpShuffles.h).
+  Message,      ///< An MPI operation's wrapper in the canonical primal
+                ///< (MessagePassing.h): the data moves between ranks.
   Custom,       ///< A function with a user-registered rule (CustomRules.h).
   Defined,      ///< A function with a body we differentiate recursively.
   LibraryState, ///< A libm function with no rule that writes only the
@@ -117,6 +120,8 @@ struct CalleeInfo {
   const AllocationShape *Alloc = nullptr;
   /// Set for MirrorCall.
   const MirrorShape *Mirror = nullptr;
+  /// Set for Message.
+  const MessageOperation *Message = nullptr;
 };
 
 /// The function \p Call reaches: its direct callee, or the function that a

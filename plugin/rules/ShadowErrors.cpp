@@ -1,5 +1,7 @@
 //===- ShadowErrors.cpp - Errors both modes report in the same words ------===//
 #include "rules/ShadowErrors.h"
+#include "rules/MessagePassing.h"
+#include "runtime/MessageRuntime.h"
 #include "support/Diagnostics.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Instructions.h"
@@ -47,6 +49,19 @@ void reportUnknownCall(DiagnosticReporter &Diag, const CallBase &Call) {
   // Entry-point calls inside differentiated code were lowered before it
   // (driver/LoweringOrder.h); what remains here has no body.
   const Function *Callee = Call.getCalledFunction();
+  if (Callee && Callee->getName().starts_with("MPI_")) {
+    Diag.error(&Call,
+               "call to '" + Callee->getName() +
+                   "' with differentiated data: this MPI function is not "
+                   "differentiated",
+               Twine("the plugin differentiates ") +
+                   differentiatedMessageFunctions() +
+                   (messageRuntimeAvailable()
+                        ? ""
+                        : "; this plugin was built without Open MPI's "
+                          "headers (install libopenmpi-dev and rebuild it)"));
+    return;
+  }
   Diag.error(&Call,
              Callee ? "call to '" + Callee->getName() +
                           "', which has no body and no derivative rule"
