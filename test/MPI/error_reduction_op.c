@@ -7,11 +7,11 @@
 // a shadow runs.
 // REQUIRES: mpi
 // RUN: %mpicc_ad -O0 %s -o %t.O0 -lm
-// RUN: not timeout 120 mpirun --oversubscribe -np 2 %t.O0 rev 2>&1 | FileCheck %s --check-prefix=REV --implicit-check-not="reached the end"
-// RUN: not timeout 120 mpirun --oversubscribe -np 2 %t.O0 fwd 2>&1 | FileCheck %s --check-prefix=FWD --implicit-check-not="reached the end"
+// RUN: not %mpirun -np 2 %t.O0 rev 2>&1 | FileCheck %s --check-prefix=REV --implicit-check-not="reached the end"
+// RUN: not %mpirun -np 2 %t.O0 fwd 2>&1 | FileCheck %s --check-prefix=FWD --implicit-check-not="reached the end"
 // RUN: %mpicc_ad -O2 %s -o %t.O2 -lm
-// RUN: not timeout 120 mpirun --oversubscribe -np 2 %t.O2 rev 2>&1 | FileCheck %s --check-prefix=REV --implicit-check-not="reached the end"
-// RUN: not timeout 120 mpirun --oversubscribe -np 2 %t.O2 fwd 2>&1 | FileCheck %s --check-prefix=FWD --implicit-check-not="reached the end"
+// RUN: not %mpirun -np 2 %t.O2 rev 2>&1 | FileCheck %s --check-prefix=REV --implicit-check-not="reached the end"
+// RUN: not %mpirun -np 2 %t.O2 fwd 2>&1 | FileCheck %s --check-prefix=FWD --implicit-check-not="reached the end"
 #include "mpi_test.h"
 
 // (stdout and stderr arrive through mpirun in either order)

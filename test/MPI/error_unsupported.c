@@ -3,8 +3,9 @@
 // compile-time error at its line, in reverse and forward mode, naming the
 // function and the MPI call; never a silent zero. So is a reduction with an
 // operation other than MPI_SUM, MPI_MAX and MPI_MIN, when the operation is a
-// constant (error_reduction_op.c: when it is not). The same calls on data
-// without derivatives (integers) are fine.
+// constant (error_reduction_op.c: when it is not), and differentiated data
+// sent as MPI_BYTE. The same calls on data without derivatives (integers)
+// are fine.
 // REQUIRES: mpi
 // RUN: not %mpicc_ad -O0 -g -fno-crash-diagnostics -c %s -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not="PLEASE submit" --implicit-check-not="Stack dump"
 // RUN: not %mpicc_ad -O2 -g -fno-crash-diagnostics -c %s -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not="PLEASE submit" --implicit-check-not="Stack dump"
@@ -73,7 +74,15 @@ double product_root(double *x, int n) {
   return p * x[1];
 }
 
+/* doubles sent as bytes: nothing says where their derivatives are */
+double as_bytes(double *x, int n) {
+  // CHECK-DAG: error_unsupported.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate 'as_bytes': MPI_Send moves differentiated data as MPI type 'byte', whose derivative the plugin cannot move; hint: send floating-point data as MPI_DOUBLE or MPI_FLOAT
+  MPI_Send(x, 8 * n, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
+  return x[0] * x[0];
+}
+
 void rev(double *x, double *dx, int n) {
+  __ad_autodiff_void((void *)as_bytes, x, dx, n);
   __ad_autodiff_void((void *)product_all, x, dx, n);
   __ad_autodiff_void((void *)scatter, x, dx, n);
   __ad_autodiff_void((void *)gather, x, dx, n);

@@ -71,6 +71,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* The parts, in order: each uses what the earlier ones define. */
 #include "MpiValues.c"

@@ -189,11 +189,9 @@ void *__ad_mpi_allreduce(const void *sbuf, void *rbuf, int n, MPI_Datatype t,
   int inPlace = sbuf == MPI_IN_PLACE;
   void *inShadow = inPlace ? rshadow : sshadow;
   int hasShadow = inShadow || rshadow;
-  EltKind k = classify("MPI_Allreduce", t, hasShadow);
-  ReduceKind red = reduceKind(op);
-  if (k != ELT_NONE && red == RED_OTHER && hasShadow)
-    failReduction("MPI_Allreduce", op, k);
-  if (k == ELT_NONE || red == RED_OTHER) {
+  ReduceKind red;
+  EltKind k = reductionKind("MPI_Allreduce", t, op, hasShadow, &red);
+  if (k == ELT_NONE) {
     MPI_Allreduce(sbuf, rbuf, n, t, op, c);
     return NULL;
   }
@@ -218,11 +216,9 @@ void *__ad_mpi_reduce(const void *sbuf, void *rbuf, int n, MPI_Datatype t,
   void *inShadow = inPlace ? rshadow : sshadow;
   void *outShadow = isRoot ? rshadow : NULL;
   int hasShadow = inShadow || outShadow;
-  EltKind k = classify("MPI_Reduce", t, hasShadow);
-  ReduceKind red = reduceKind(op);
-  if (k != ELT_NONE && red == RED_OTHER && hasShadow)
-    failReduction("MPI_Reduce", op, k);
-  if (k == ELT_NONE || red == RED_OTHER) {
+  ReduceKind red;
+  EltKind k = reductionKind("MPI_Reduce", t, op, hasShadow, &red);
+  if (k == ELT_NONE) {
     MPI_Reduce(sbuf, rbuf, n, t, op, root, c);
     return NULL;
   }

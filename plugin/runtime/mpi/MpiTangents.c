@@ -148,11 +148,9 @@ void *__ad_mpi_allreduce_tangent(const void *sbuf, void *rbuf, int n,
   const void *in = inPlace ? rbuf : sbuf;
   void *inTan = inPlace ? rshadow : sshadow;
   int hasShadow = inTan || rshadow;
-  EltKind k = classify("MPI_Allreduce", t, hasShadow);
-  ReduceKind red = reduceKind(op);
-  if (k != ELT_NONE && red == RED_OTHER && hasShadow)
-    failReduction("MPI_Allreduce", op, k);
-  if (k == ELT_NONE || red == RED_OTHER) {
+  ReduceKind red;
+  EltKind k = reductionKind("MPI_Allreduce", t, op, hasShadow, &red);
+  if (k == ELT_NONE) {
     MPI_Allreduce(sbuf, rbuf, n, t, op, c);
     return NULL;
   }
@@ -178,11 +176,9 @@ void *__ad_mpi_reduce_tangent(const void *sbuf, void *rbuf, int n,
   void *inTan = inPlace ? rshadow : sshadow;
   void *outTan = isRoot ? rshadow : NULL;
   int hasShadow = inTan || outTan;
-  EltKind k = classify("MPI_Reduce", t, hasShadow);
-  ReduceKind red = reduceKind(op);
-  if (k != ELT_NONE && red == RED_OTHER && hasShadow)
-    failReduction("MPI_Reduce", op, k);
-  if (k == ELT_NONE || red == RED_OTHER) {
+  ReduceKind red;
+  EltKind k = reductionKind("MPI_Reduce", t, op, hasShadow, &red);
+  if (k == ELT_NONE) {
     MPI_Reduce(sbuf, rbuf, n, t, op, root, c);
     return NULL;
   }

@@ -11,6 +11,11 @@
 _Noreturn static void adFail(const char *message) {
   fprintf(stderr, "ad: %s\n", message);
   fflush(stderr);
+  /* mpirun forwards a rank's output as it comes, and MPI_Abort tears the
+     job down at once: the message could be lost on the way. A moment for
+     it to pass first (this is the way out, never the way on). */
+  struct timespec moment = {0, 300 * 1000 * 1000};
+  nanosleep(&moment, NULL);
   MPI_Abort(MPI_COMM_WORLD, 1);
   abort();
 }
@@ -177,6 +182,19 @@ _Noreturn static void failReduction(const char *what, MPI_Op op, EltKind k) {
            "MPI_MAX or MPI_MIN)",
            what, opName(op), k == ELT_DOUBLE ? "MPI_DOUBLE" : "MPI_FLOAT");
   adFail(message);
+}
+
+/* What a reduction of type t by op carries: its element kind and (in
+   *red) which reduction it is, or ELT_NONE where it carries no derivative
+   and runs as MPI runs it. Stops the program where it should carry one and
+   cannot (hasShadow: some buffer of it has a shadow). */
+static EltKind reductionKind(const char *what, MPI_Datatype t, MPI_Op op,
+                             int hasShadow, ReduceKind *red) {
+  EltKind k = classify(what, t, hasShadow);
+  *red = reduceKind(op);
+  if (k != ELT_NONE && *red == RED_OTHER && hasShadow)
+    failReduction(what, op, k);
+  return *red == RED_OTHER ? ELT_NONE : k;
 }
 
 /* MPI_DOUBLE_INT and MPI_FLOAT_INT are these structs, padding included. */
