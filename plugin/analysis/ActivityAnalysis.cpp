@@ -26,6 +26,9 @@ public:
   bool accessesShadowedGlobals(const CallBase &Call) const override {
     return AA.accessesShadowedGlobals(Call);
   }
+  bool exchangesMessages(const CallBase &Call) const override {
+    return AA.exchangesMessages(Call);
+  }
   bool markVaried(const Value *V) override { return AA.markVaried(V); }
   bool markShadowed(const Value *V) override { return AA.markShadowed(V); }
   bool shadowLocalMemory(const Value *Ptr) override {
@@ -49,9 +52,11 @@ bool mayHoldDerivatives(Type *T) {
 
 ActivityAnalysis::ActivityAnalysis(Function &Fn, ArrayRef<Activity> Args,
                                    const TypeAnalysis &Types,
-                                   const ShadowedGlobals *Globals)
+                                   const ShadowedGlobals *Globals,
+                                   const FunctionSet *MessagePassers)
     : F(Fn), Types(Types),
-      Globals(Globals && !Globals->Shadow.empty() ? Globals : nullptr) {
+      Globals(Globals && !Globals->Shadow.empty() ? Globals : nullptr),
+      MessagePassers(MessagePassers) {
   ADPhaseTimer Timer(ADPhase::Activity);
   for (auto [Arg, Act] : zip(F.args(), Args)) {
     if (Act == Activity::Active && isDifferentiableType(Arg.getType()))
@@ -181,6 +186,11 @@ bool ActivityAnalysis::isShadowedGlobalAddress(const Value *V) const {
 bool ActivityAnalysis::accessesShadowedGlobals(const CallBase &Call) const {
   const Function *Callee = Globals ? calledFunction(Call) : nullptr;
   return Callee && Globals->Accessors.count(Callee);
+}
+
+bool ActivityAnalysis::exchangesMessages(const CallBase &Call) const {
+  const Function *Callee = MessagePassers ? calledFunction(Call) : nullptr;
+  return Callee && MessagePassers->count(Callee);
 }
 
 bool ActivityAnalysis::markVaried(const Value *V) {

@@ -40,9 +40,13 @@ struct ShadowedGlobals {
 class ActivityAnalysis {
 public:
   /// \p Types answers what integer copies move (see TypeAnalysis.h).
+  /// \p MessagePassers: the module's functions that exchange MPI messages
+  /// (rules/MessagePassing.h), if any.
+  using FunctionSet = llvm::DenseSet<const llvm::Function *>;
   ActivityAnalysis(llvm::Function &F, llvm::ArrayRef<Activity> Args,
                    const TypeAnalysis &Types,
-                   const ShadowedGlobals *Globals = nullptr);
+                   const ShadowedGlobals *Globals = nullptr,
+                   const FunctionSet *MessagePassers = nullptr);
 
   /// V may depend on the active inputs and has a differentiable type, or is
   /// an integer holding the bits of such a floating-point value (see
@@ -70,6 +74,9 @@ public:
   }
   /// \p Call reaches a function that reads or writes a shadowed global.
   bool accessesShadowedGlobals(const llvm::CallBase &Call) const;
+  /// \p Call reaches a function that exchanges MPI messages: it needs its
+  /// derivative even without differentiated arguments.
+  bool exchangesMessages(const llvm::CallBase &Call) const;
 
   /// An inttoptr whose result is dereferenced in a function that turns a
   /// shadowed pointer into an integer: the rebuilt pointer has lost its
@@ -122,6 +129,7 @@ private:
   const llvm::Function &F;
   const TypeAnalysis &Types;
   const ShadowedGlobals *Globals;
+  const FunctionSet *MessagePassers;
   llvm::DenseSet<const llvm::Value *> Varied;
   llvm::DenseSet<const llvm::Value *> Shadowed;
   llvm::DenseMap<const llvm::Value *, llvm::Type *> FPBits;

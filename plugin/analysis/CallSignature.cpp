@@ -32,10 +32,11 @@ signatureForCall(const CallBase &I, const ActivityAnalysis &AA,
   }
   // A callee that reads or writes a shadowed global needs its derivative
   // even with no differentiated argument: what it reads there carries
-  // derivatives, and what it overwrites must lose them. So does one whose
-  // result has a shadow (an allocation wrapper: its derivative returns the
-  // shadow of the memory it allocates).
-  if (!Any && !AA.accessesShadowedGlobals(I) &&
+  // derivatives, and what it overwrites must lose them. So does one that
+  // exchanges MPI messages (the other ranks' derivatives travel through
+  // them), and one whose result has a shadow (an allocation wrapper: its
+  // derivative returns the shadow of the memory it allocates).
+  if (!Any && !AA.accessesShadowedGlobals(I) && !AA.exchangesMessages(I) &&
       !(isPointerLike(I.getType()) && AA.hasShadow(&I)))
     return std::nullopt;
   // A null pointer beside differentiated arguments is passed with its (null)

@@ -23,6 +23,7 @@
 #include "modes/DerivativeCache.h"
 #include "modes/MutableGlobals.h"
 #include "rules/CustomRules.h"
+#include "rules/MessagePassing.h"
 #include "rules/RuleTable.h"
 #include "runtime/MessageRuntime.h"
 #include "support/TimeReport.h"
@@ -496,6 +497,9 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
   RuleTable Rules(&Custom);
   RuleTable::Scope UseRules(Rules);
   ADContext Ctx{M, FAM, Diag, RuntimeFunctions(M), nullptr};
+  // MPI: functions whose messages carry other ranks' derivatives.
+  DenseSet<const Function *> MessagePassers = findMessagePassers(M);
+  Ctx.MessagePassers = &MessagePassers;
   DerivativeCache Cache(Ctx);
   Ctx.Cache = &Cache;
 

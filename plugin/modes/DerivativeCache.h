@@ -48,6 +48,9 @@ struct ADContext {
   TypeAnalysis Types{M.getDataLayout(), &ArgTypes};
   /// The mutable globals given shadows (MutableGlobals.h); none if null.
   const ShadowedGlobals *Globals = nullptr;
+  /// The functions that exchange MPI messages (rules/MessagePassing.h,
+  /// findMessagePassers); none if null.
+  const llvm::DenseSet<const llvm::Function *> *MessagePassers = nullptr;
   /// What the module's indirect calls may reach, per function type.
   IndirectCalleeCache Callees{M};
 };

@@ -5,6 +5,7 @@
 #include "analysis/ThreadSharing.h"
 #include "modes/ConstantShadows.h"
 #include "rules/CallRows.h"
+#include "rules/MessagePassing.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
@@ -161,6 +162,32 @@ uint64_t sizeOf(const GlobalVariable &G) {
       .getKnownMinValue();
 }
 
+/// The MPI operation \p I is (rules/MessagePassing.h), or nullptr.
+const MessageOperation *messageOperationOf(const Instruction &I) {
+  auto *Call = dyn_cast<CallBase>(&I);
+  return Call ? classifyCallee(*Call).Message : nullptr;
+}
+
+/// The bytes buffer \p K of MPI operation \p Call moves, where its count
+/// is a constant and its datatype a predefined floating-point one.
+std::optional<uint64_t> messageBytes(const CallBase &Call,
+                                     const MessageOperation &Op, unsigned K) {
+  auto *N = dyn_cast<ConstantInt>(Call.getArgOperand(Op.Counts[K]));
+  std::optional<unsigned> Element =
+      floatingElementBytes(Call.getArgOperand(Op.Datatypes[K]));
+  if (!N || !Element)
+    return std::nullopt;
+  return N->getZExtValue() * *Element;
+}
+
+/// Whether buffer \p K of MPI operation \p Call may hold floats.
+bool mayCarryDerivatives(const CallBase &Call, const MessageOperation &Op,
+                         unsigned K) {
+  MessageDatatype Type =
+      classifyMessageDatatype(Call.getArgOperand(Op.Datatypes[K]));
+  return Type == MessageDatatype::Floating || Type == MessageDatatype::Unknown;
+}
+
 /// The accesses of the globals \p Of in \p F: loads, stores, memory
 /// intrinsics, and their addresses passed to calls (which may do either).
 void directAccesses(const Function &F, const DenseSet<GlobalVariable *> &Of,
@@ -192,6 +219,12 @@ void directAccesses(const Function &F, const DenseSet<GlobalVariable *> &Of,
         Add(I, MI->getDest(), Writes, Len);
         if (auto *MT = dyn_cast<MemTransferInst>(MI))
           Add(I, MT->getSource(), Reads, Len);
+      } else if (const MessageOperation *Op = messageOperationOf(I)) {
+        // An MPI operation reads what it sends and writes what it receives.
+        auto &Call = cast<CallBase>(I);
+        for (unsigned K = 0; K < Op->bufferCount(); ++K)
+          Add(I, Call.getArgOperand(Op->Buffers[K]),
+              Op->Received[K] ? Writes : Reads, messageBytes(Call, *Op, K));
       } else if (auto *Call = dyn_cast<CallBase>(&I)) {
         DerivativeFlow Flow = rowOf(*Call).Flow;
         if (Flow == DerivativeFlow::Marker || Flow == DerivativeFlow::Inactive)
@@ -289,7 +322,7 @@ MutableGlobals::Node &MutableGlobals::node(Function *F,
   N.Canonical = Ctx.Cache->canonicalPrimal(F);
   N.Args.assign(Args.begin(), Args.end());
   N.AA = std::make_unique<ActivityAnalysis>(*N.Canonical, N.Args, Ctx.Types,
-                                            &Shadowed);
+                                            &Shadowed, Ctx.MessagePassers);
   return N;
 }
 
@@ -392,6 +425,14 @@ void MutableGlobals::analyze(ArrayRef<DifferentiatedRoot> Roots) {
             if (AA.hasShadow(MT->getSource()))
               for (GlobalVariable *G : globalsBehind(MT->getDest(), Open))
                 New.insert(G);
+          } else if (const MessageOperation *Op = messageOperationOf(I)) {
+            // What another rank sent carries its derivatives.
+            auto &Call = cast<CallBase>(I);
+            for (unsigned K = 0; K < Op->bufferCount(); ++K)
+              if (Op->Received[K] && mayCarryDerivatives(Call, *Op, K))
+                for (GlobalVariable *G :
+                     globalsBehind(Call.getArgOperand(Op->Buffers[K]), Open))
+                  New.insert(G);
           } else if (auto *Call = dyn_cast<CallBase>(&I);
                      Call && differentiatesCallee(rowOf(*Call)) &&
                      any_of(Call->args(), Active)) {

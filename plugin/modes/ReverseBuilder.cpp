@@ -32,7 +32,7 @@ ReverseState::ReverseState(ADContext &Ctx, const DerivativeSignature &Sig,
                            Function *Reverse)
     : Ctx(Ctx), Sig(Sig), Primal(Primal), FwdF(Forward), RevF(Reverse),
       Combined(Forward == Reverse),
-      AA(*Primal, Sig.Args, Ctx.Types, Ctx.Globals), Facts(AA, Ctx.Types),
+      AA(*Primal, Sig.Args, Ctx.Types, Ctx.Globals, Ctx.MessagePassers), Facts(AA, Ctx.Types),
       DT(Ctx.FAM.getResult<DominatorTreeAnalysis>(*Primal)),
       LI(Ctx.FAM.getResult<LoopAnalysis>(*Primal)),
       Counted(Ctx.Cache->countedLoops(Primal)),

@@ -42,6 +42,9 @@ public:
   /// \p Call's callee, or a function it calls, reads or writes a global
   /// that has a shadow.
   virtual bool accessesShadowedGlobals(const llvm::CallBase &Call) const = 0;
+  /// \p Call's callee, or a function it calls, exchanges MPI messages
+  /// (rules/MessagePassing.h, findMessagePassers).
+  virtual bool exchangesMessages(const llvm::CallBase &Call) const = 0;
   virtual bool markVaried(const llvm::Value *V) = 0;
   virtual bool markShadowed(const llvm::Value *V) = 0;
   /// Gives local memory \p Ptr points into (an alloca, a heap block) a

@@ -38,33 +38,6 @@ using namespace llvm;
 namespace ad {
 namespace {
 
-/// What an MPI datatype is to differentiation, when the call names a
-/// predefined one (Open MPI's `ompi_mpi_<name>` globals).
-enum class DatatypeClass { Floating, Inert, Unsupported, Unknown };
-
-DatatypeClass classifyDatatype(const Value *V) {
-  auto *G = dyn_cast<GlobalVariable>(V->stripPointerCasts());
-  StringRef Name = G ? G->getName() : "";
-  if (!Name.consume_front("ompi_mpi_"))
-    return DatatypeClass::Unknown;
-  if (Name == "double" || Name == "float" || Name == "dblprec" ||
-      Name == "real")
-    return DatatypeClass::Floating;
-  static const char *const Integers[] = {
-      "char",    "signed_char",    "unsigned_char", "wchar",
-      "short",   "unsigned_short", "int",           "unsigned",
-      "long",    "unsigned_long",  "long_long_int", "unsigned_long_long",
-      "int8_t",  "uint8_t",        "int16_t",       "uint16_t",
-      "int32_t", "uint32_t",       "int64_t",       "uint64_t",
-      "c_bool",  "cxx_bool",       "aint",          "offset",
-      "count",   "integer",        "logical",       "character",
-      "2int"};
-  for (const char *I : Integers)
-    if (Name == I)
-      return DatatypeClass::Inert;
-  return DatatypeClass::Unsupported;
-}
-
 bool isSupportedReduction(const Value *Op) {
   auto *G = dyn_cast<GlobalVariable>(Op->stripPointerCasts());
   StringRef Name = G ? G->getName() : "";
@@ -86,12 +59,26 @@ bool checkOperation(CallEmitter &E, CallBase &Call,
   for (unsigned K = 0; K < Op.bufferCount(); ++K) {
     Value *Buf = Call.getArgOperand(Op.Buffers[K]);
     Value *Type = Call.getArgOperand(Op.Datatypes[K]);
-    DatatypeClass Class = classifyDatatype(Type);
-    AnyFloating |= Class == DatatypeClass::Floating;
+    MessageDatatype Class = classifyMessageDatatype(Type);
+    AnyFloating |= Class == MessageDatatype::Floating;
+    // Local memory and mutable globals received into have shadows: this is
+    // an __ad_const argument, or memory nothing tracks.
+    if (Op.Received[K] && !E.hasShadow(Buf) && !isa<Constant>(Buf) &&
+        (Class == MessageDatatype::Floating ||
+         Class == MessageDatatype::Unknown)) {
+      E.Diag.error(&Call,
+                   Twine(Op.Name) +
+                       " receives into memory that has no shadow (" +
+                       E.Diag.describe(*Buf) +
+                       "), so the derivatives that arrive there would be lost",
+                   "receive into local memory, or pass this memory as "
+                   "__ad_dup");
+      return false;
+    }
     if (!E.hasShadow(Buf))
       continue;
     AnyShadow = true;
-    if (Class == DatatypeClass::Unsupported) {
+    if (Class == MessageDatatype::Unsupported) {
       E.Diag.error(&Call,
                    Twine(Op.Name) + " moves differentiated data as MPI type '" +
                        mpiName(Type, "ompi_mpi_", "?") +

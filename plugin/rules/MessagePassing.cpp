@@ -1,7 +1,13 @@
 //===- MessagePassing.cpp - The table of MPI operations -------------------===//
 #include "rules/MessagePassing.h"
+#include "rules/KnownFunctions.h"
 #include "runtime/MessageRuntime.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
 
 using namespace llvm;
 
@@ -23,31 +29,61 @@ namespace {
 // clang-format off
 const MessageOperation Operations[] = {
   // Name            Record                Tangent
-  //   Buffers      Received         Datatypes  Reduction  Params
+  //   Buffers    Received        Counts    Datatypes Reduction, Params
   {"MPI_Send",      "__ad_mpi_send",      "__ad_mpi_send_tangent",
-     {0, -1},     {false, false},  {2, -1},   -1, 6},
+     {0, -1},     {false, false}, {1, -1},  {2, -1},   -1, 6},
   {"MPI_Recv",      "__ad_mpi_recv",      "__ad_mpi_recv_tangent",
-     {0, -1},     {true, false},   {2, -1},   -1, 7},
+     {0, -1},     {true, false},  {1, -1},  {2, -1},   -1, 7},
   {"MPI_Sendrecv",  "__ad_mpi_sendrecv",  "__ad_mpi_sendrecv_tangent",
-     {0, 5},      {false, true},   {2, 7},    -1, 12},
+     {0, 5},      {false, true},  {1, 6},   {2, 7},    -1, 12},
   {"MPI_Isend",     "__ad_mpi_isend",     "__ad_mpi_isend_tangent",
-     {0, -1},     {false, false},  {2, -1},   -1, 7},
+     {0, -1},     {false, false}, {1, -1},  {2, -1},   -1, 7},
   {"MPI_Irecv",     "__ad_mpi_irecv",     "__ad_mpi_irecv_tangent",
-     {0, -1},     {true, false},   {2, -1},   -1, 7},
+     {0, -1},     {true, false},  {1, -1},  {2, -1},   -1, 7},
   {"MPI_Wait",      "__ad_mpi_wait",      "__ad_mpi_wait_tangent",
-     {-1, -1},    {false, false},  {-1, -1},  -1, 2},
+     {-1, -1},    {false, false}, {-1, -1}, {-1, -1},  -1, 2},
   {"MPI_Waitall",   "__ad_mpi_waitall",   "__ad_mpi_waitall_tangent",
-     {-1, -1},    {false, false},  {-1, -1},  -1, 3},
+     {-1, -1},    {false, false}, {-1, -1}, {-1, -1},  -1, 3},
   {"MPI_Allreduce", "__ad_mpi_allreduce", "__ad_mpi_allreduce_tangent",
-     {0, 1},      {false, true},   {3, 3},    4, 6},
+     {0, 1},      {false, true},  {2, 2},   {3, 3},     4, 6},
   {"MPI_Reduce",    "__ad_mpi_reduce",    "__ad_mpi_reduce_tangent",
-     {0, 1},      {false, true},   {3, 3},    4, 7},
+     {0, 1},      {false, true},  {2, 2},   {3, 3},     4, 7},
   {"MPI_Bcast",     "__ad_mpi_bcast",     "__ad_mpi_bcast_tangent",
-     {0, -1},     {true, false},   {2, -1},   -1, 5},
+     {0, -1},     {true, false},  {1, -1},  {2, -1},   -1, 5},
 };
 // clang-format on
 
 } // namespace
+
+MessageDatatype classifyMessageDatatype(const Value *V) {
+  auto *G = dyn_cast<GlobalVariable>(V->stripPointerCasts());
+  StringRef Name = G ? G->getName() : "";
+  if (!Name.consume_front("ompi_mpi_"))
+    return MessageDatatype::Unknown;
+  if (Name == "double" || Name == "float" || Name == "dblprec" ||
+      Name == "real")
+    return MessageDatatype::Floating;
+  static const char *const Integers[] = {
+      "char",    "signed_char",    "unsigned_char", "wchar",
+      "short",   "unsigned_short", "int",           "unsigned",
+      "long",    "unsigned_long",  "long_long_int", "unsigned_long_long",
+      "int8_t",  "uint8_t",        "int16_t",       "uint16_t",
+      "int32_t", "uint32_t",       "int64_t",       "uint64_t",
+      "c_bool",  "cxx_bool",       "aint",          "offset",
+      "count",   "integer",        "logical",       "character",
+      "2int"};
+  for (const char *I : Integers)
+    if (Name == I)
+      return MessageDatatype::Inert;
+  return MessageDatatype::Unsupported;
+}
+
+std::optional<unsigned> floatingElementBytes(const Value *Datatype) {
+  if (classifyMessageDatatype(Datatype) != MessageDatatype::Floating)
+    return std::nullopt;
+  StringRef Name = Datatype->stripPointerCasts()->getName();
+  return Name == "ompi_mpi_double" || Name == "ompi_mpi_dblprec" ? 8 : 4;
+}
 
 const MessageOperation *messageOperationNamed(StringRef Name) {
   if (!Name.starts_with("MPI_"))
@@ -71,6 +107,29 @@ const char *differentiatedMessageFunctions() {
   return "MPI_Send, MPI_Recv, MPI_Sendrecv, MPI_Isend, MPI_Irecv, MPI_Wait, "
          "MPI_Waitall, MPI_Allreduce, MPI_Reduce and MPI_Bcast (MPI_SUM, "
          "MPI_MAX, MPI_MIN) on MPI_DOUBLE or MPI_FLOAT data";
+}
+
+DenseSet<const Function *> findMessagePassers(const Module &M) {
+  DenseSet<const Function *> Passers;
+  DenseMap<const Function *, SmallVector<const Function *, 4>> Callers;
+  SmallVector<const Function *, 8> Work;
+  for (const Function &F : M)
+    for (const Instruction &I : instructions(F)) {
+      auto *Call = dyn_cast<CallBase>(&I);
+      const Function *Callee = Call ? calledFunction(*Call) : nullptr;
+      if (!Callee)
+        continue;
+      Callers[Callee].push_back(&F);
+      if ((messageOperationNamed(Callee->getName()) ||
+           messageOperationOfWrapper(Callee->getName())) &&
+          Passers.insert(&F).second)
+        Work.push_back(&F);
+    }
+  while (!Work.empty())
+    for (const Function *Caller : Callers.lookup(Work.pop_back_val()))
+      if (Passers.insert(Caller).second)
+        Work.push_back(Caller);
+  return Passers;
 }
 
 } // namespace ad

@@ -22,8 +22,16 @@
 #define AD_RULES_MESSAGEPASSING_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
+#include <optional>
+
+namespace llvm {
+class Function;
+class Module;
+class Value;
+} // namespace llvm
 
 namespace ad {
 
@@ -42,6 +50,8 @@ struct MessageOperation {
   /// Whether the call writes that buffer with data from elsewhere (a
   /// receive, a reduction's result): its derivative comes from other ranks.
   bool Received[2];
+  /// The count argument of each buffer (elements of its datatype).
+  int8_t Counts[2];
   /// The MPI_Datatype argument that describes each buffer.
   int8_t Datatypes[2];
   /// The MPI_Op argument of a reduction, or -1.
@@ -53,6 +63,18 @@ struct MessageOperation {
   unsigned bufferCount() const { return (Buffers[0] >= 0) + (Buffers[1] >= 0); }
 };
 
+/// What an MPI datatype argument is to differentiation, where the call
+/// names a predefined one (Open MPI's `ompi_mpi_<name>` globals).
+enum class MessageDatatype {
+  Floating,    ///< MPI_DOUBLE, MPI_FLOAT (and Fortran's): derivatives travel.
+  Inert,       ///< An integer type: values only.
+  Unsupported, ///< Bytes, complex, long double, ...: no derivative can.
+  Unknown,     ///< Not a predefined type (one built at run time).
+};
+MessageDatatype classifyMessageDatatype(const llvm::Value *Datatype);
+/// The bytes of one element of a Floating datatype; nullopt for others.
+std::optional<unsigned> floatingElementBytes(const llvm::Value *Datatype);
+
 /// The operation MPI function \p Name is, or nullptr.
 const MessageOperation *messageOperationNamed(llvm::StringRef Name);
 /// The operation whose wrapper (record or tangent) is \p Name, or nullptr.
@@ -60,6 +82,15 @@ const MessageOperation *messageOperationOfWrapper(llvm::StringRef Name);
 
 /// The MPI functions the plugin differentiates, for messages that list them.
 const char *differentiatedMessageFunctions();
+
+/// The functions of \p M that call an operation of the table, directly or
+/// through functions they call. A call of one needs its derivative whatever
+/// its arguments: its messages meet other ranks' derivatives, which send
+/// adjoints back or tangents along, whether or not this rank's data is
+/// differentiated (a rank that sends constants still receives their
+/// adjoints).
+llvm::DenseSet<const llvm::Function *>
+findMessagePassers(const llvm::Module &M);
 
 } // namespace ad
 

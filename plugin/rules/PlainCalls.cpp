@@ -78,8 +78,9 @@ static bool returnsFreshMemory(const Function &F, unsigned Depth) {
 static bool definedActivity(CallActivity &A, const CallBase &Call,
                             const CalleeInfo &) {
   // A callee that reads a shadowed global may return what it read, or a
-  // pointer into it.
-  bool AnyActive = A.accessesShadowedGlobals(Call), AnyShadow = AnyActive;
+  // pointer into it; one that exchanges messages, what it received.
+  bool AnyActive = A.accessesShadowedGlobals(Call) || A.exchangesMessages(Call),
+       AnyShadow = AnyActive;
   for (const Use &U : Call.args()) {
     AnyActive |= A.isVaried(U) || A.hasShadow(U) || A.movesPointerBits(U);
     AnyShadow |= A.hasShadow(U) || A.movesPointerBits(U);

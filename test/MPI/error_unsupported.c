@@ -3,8 +3,8 @@
 // compile-time error at its line, in reverse and forward mode, naming the
 // function and the MPI call; never a silent zero. So is a reduction with an
 // operation other than MPI_SUM, MPI_MAX and MPI_MIN, when the operation is a
-// constant (error_reduction_op.c: when it is not), and differentiated data
-// sent as MPI_BYTE. The same calls on data without derivatives (integers)
+// constant (error_reduction_op.c: when it is not), differentiated data
+// sent as MPI_BYTE, and a receive into an __ad_const argument. The same calls on data without derivatives (integers)
 // are fine.
 // REQUIRES: mpi
 // RUN: not %mpicc_ad -O0 -g -fno-crash-diagnostics -c %s -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not="PLEASE submit" --implicit-check-not="Stack dump"
@@ -81,7 +81,15 @@ double as_bytes(double *x, int n) {
   return x[0] * x[0];
 }
 
+/* a work array passed as __ad_const: what arrives there has derivatives */
+double into_const(double *x, double *work) {
+  // CHECK-DAG: error_unsupported.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate 'into_const': MPI_Recv receives into memory that has no shadow (parameter 2 of 'into_const'), so the derivatives that arrive there would be lost; hint: receive into local memory, or pass this memory as __ad_dup
+  MPI_Recv(work, 2, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  return work[0] * x[0];
+}
+
 void rev(double *x, double *dx, int n) {
+  __ad_autodiff_void((void *)into_const, x, dx, __ad_const, x + n);
   __ad_autodiff_void((void *)as_bytes, x, dx, n);
   __ad_autodiff_void((void *)product_all, x, dx, n);
   __ad_autodiff_void((void *)scatter, x, dx, n);

@@ -67,6 +67,7 @@
  *===----------------------------------------------------------------------===*/
 #include "MpiDerivatives.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,10 +10,36 @@
 
 enum { DIR_SEND = 0, DIR_RECV = 1 };
 
+/* A communicator's identity in the stream counters: a number it gets at
+   its first message, kept as an attribute of the communicator. Its
+   address would not do: a communicator freed and another created at the
+   same address would go on with the old one's counts, on one rank and not
+   on another. A duplicate does not copy the attribute (it is a new
+   communicator, whose streams start afresh on every rank). */
+typedef uintptr_t CommId;
+
+static int commIdKey = MPI_KEYVAL_INVALID;
+static CommId lastCommId;
+
+static CommId commIdentity(MPI_Comm c) {
+  if (commIdKey == MPI_KEYVAL_INVALID)
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN,
+                           &commIdKey, NULL);
+  void *value = NULL;
+  int found = 0;
+  MPI_Comm_get_attr(c, commIdKey, &value, &found);
+  if (!found) {
+    value = (void *)++lastCommId;
+    MPI_Comm_set_attr(c, commIdKey, value);
+  }
+  return (CommId)value;
+}
+
 /* Open addressing, linear probing; entries are never removed (a stream's
-   count lives as long as the program). */
+   count lives as long as its communicator, whose identity is never
+   reused). */
 typedef struct {
-  MPI_Comm comm;
+  CommId comm;
   int peer, tag, dir;
   unsigned count;
   int used;
@@ -22,15 +48,15 @@ typedef struct {
 static StreamCounter *streams;
 static size_t streamCap, streamUsed;
 
-static size_t streamHash(MPI_Comm c, int peer, int tag, int dir) {
-  uint64_t h = (uint64_t)(uintptr_t)c * 0x9E3779B97F4A7C15ull;
+static size_t streamHash(CommId c, int peer, int tag, int dir) {
+  uint64_t h = (uint64_t)c * 0x9E3779B97F4A7C15ull;
   h ^= ((uint64_t)(uint32_t)peer << 32 | (uint32_t)tag) * 0xC2B2AE3D27D4EB4Full;
   h ^= (uint64_t)dir * 0x165667B19E3779F9ull;
   h ^= h >> 29;
   return (size_t)h;
 }
 
-static StreamCounter *findStream(StreamCounter *table, size_t cap, MPI_Comm c,
+static StreamCounter *findStream(StreamCounter *table, size_t cap, CommId c,
                                  int peer, int tag, int dir) {
   size_t i = streamHash(c, peer, tag, dir) & (cap - 1);
   while (table[i].used && !(table[i].comm == c && table[i].peer == peer &&
@@ -40,7 +66,8 @@ static StreamCounter *findStream(StreamCounter *table, size_t cap, MPI_Comm c,
 }
 
 /* The index of the next message of a stream, counted from 0. */
-static unsigned nextInStream(MPI_Comm c, int peer, int tag, int dir) {
+static unsigned nextInStream(MPI_Comm comm, int peer, int tag, int dir) {
+  CommId c = commIdentity(comm);
   if (2 * (streamUsed + 1) > streamCap) {
     size_t cap = streamCap ? 2 * streamCap : 64;
     StreamCounter *table = adAllocZero(cap * sizeof *table);

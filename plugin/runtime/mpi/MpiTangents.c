@@ -15,7 +15,7 @@ void *__ad_mpi_send_tangent(const void *buf, int n, MPI_Datatype t, int dest,
     return NULL;
   }
   void *packed = packTangent(buf, shadow, n, k);
-  MPI_Send(packed, 2 * n, t, dest, tag, c);
+  MPI_Send(packed, packedCount(n), t, dest, tag, c);
   free(packed);
   return NULL;
 }
@@ -30,7 +30,7 @@ void *__ad_mpi_recv_tangent(void *buf, int n, MPI_Datatype t, int src, int tag,
     return NULL;
   }
   void *packed = adAlloc(2 * (size_t)n * eltSize(k));
-  primalRecv(packed, 2 * n, t, src, tag, c, s);
+  primalRecv(packed, packedCount(n), t, src, tag, c, s);
   finishTangentRecv(packed, n, t, k, buf, shadow, s);
   free(packed);
   return NULL;
@@ -47,9 +47,9 @@ void *__ad_mpi_sendrecv_tangent(const void *sbuf, int sn, MPI_Datatype stype,
   MPI_Status *s = st == MPI_STATUS_IGNORE ? &own : st;
   void *spacked = sk == ELT_NONE ? NULL : packTangent(sbuf, sshadow, sn, sk);
   void *rpacked = rk == ELT_NONE ? NULL : adAlloc(2 * (size_t)rn * eltSize(rk));
-  primalSendrecv(spacked ? spacked : sbuf, spacked ? 2 * sn : sn, stype, dest,
-                 stag, rpacked ? rpacked : rbuf, rpacked ? 2 * rn : rn, rtype,
-                 src, rtag, c, s);
+  primalSendrecv(spacked ? spacked : sbuf, spacked ? packedCount(sn) : sn,
+                 stype, dest, stag, rpacked ? rpacked : rbuf,
+                 rpacked ? packedCount(rn) : rn, rtype, src, rtag, c, s);
   if (rpacked)
     finishTangentRecv(rpacked, rn, rtype, rk, rbuf, rshadow, s);
   free(spacked);
@@ -69,7 +69,7 @@ void *__ad_mpi_isend_tangent(const void *buf, int n, MPI_Datatype t, int dest,
   *p = (TangentPending){TAN_ISEND, NULL, NULL, packTangent(buf, shadow, n, k),
                         n,         k,    t,    dest,
                         0,         c};
-  MPI_Isend(p->packed, 2 * n, t, dest, tag, c, req);
+  MPI_Isend(p->packed, packedCount(n), t, dest, tag, c, req);
   addPending(req, p);
   return NULL;
 }
@@ -92,7 +92,7 @@ void *__ad_mpi_irecv_tangent(void *buf, int n, MPI_Datatype t, int src, int tag,
                         src,
                         tag == MPI_ANY_TAG,
                         c};
-  MPI_Irecv(p->packed, 2 * n, t, src, tag, c, req);
+  MPI_Irecv(p->packed, packedCount(n), t, src, tag, c, req);
   addPending(req, p);
   return NULL;
 }
@@ -159,7 +159,7 @@ void *__ad_mpi_allreduce_tangent(const void *sbuf, void *rbuf, int n,
     return NULL;
   }
   void *packed = packTangent(in, inTan, n, k);
-  MPI_Allreduce(MPI_IN_PLACE, packed, 2 * n, t, MPI_SUM, c);
+  MPI_Allreduce(MPI_IN_PLACE, packed, packedCount(n), t, MPI_SUM, c);
   unpackTangent(packed, n, n, rbuf, rshadow, k);
   free(packed);
   return NULL;
@@ -188,10 +188,10 @@ void *__ad_mpi_reduce_tangent(const void *sbuf, void *rbuf, int n,
   }
   void *packed = packTangent(in, inTan, n, k);
   if (isRoot) {
-    MPI_Reduce(MPI_IN_PLACE, packed, 2 * n, t, MPI_SUM, root, c);
+    MPI_Reduce(MPI_IN_PLACE, packed, packedCount(n), t, MPI_SUM, root, c);
     unpackTangent(packed, n, n, rbuf, outTan, k);
   } else {
-    MPI_Reduce(packed, NULL, 2 * n, t, MPI_SUM, root, c);
+    MPI_Reduce(packed, NULL, packedCount(n), t, MPI_SUM, root, c);
   }
   free(packed);
   return NULL;
@@ -208,7 +208,7 @@ void *__ad_mpi_bcast_tangent(void *buf, int n, MPI_Datatype t, int root,
   MPI_Comm_rank(c, &rank);
   void *packed = rank == root ? packTangent(buf, shadow, n, k)
                               : adAlloc(2 * (size_t)n * eltSize(k));
-  MPI_Bcast(packed, 2 * n, t, root, c);
+  MPI_Bcast(packed, packedCount(n), t, root, c);
   if (rank != root)
     unpackTangent(packed, n, n, buf, shadow, k);
   free(packed);

@@ -64,24 +64,56 @@ static const char *undifferentiatedFloatName(MPI_Datatype t) {
   return NULL;
 }
 
+/* Whether datatype t, predefined or built by the program, holds a
+   floating-point type anywhere. */
+static int holdsFloats(MPI_Datatype t) {
+  int nInts = 0, nAddrs = 0, nTypes = 0, combiner = MPI_COMBINER_NAMED;
+  MPI_Type_get_envelope(t, &nInts, &nAddrs, &nTypes, &combiner);
+  if (combiner == MPI_COMBINER_NAMED)
+    return t == MPI_DOUBLE || t == MPI_FLOAT || t == MPI_DOUBLE_PRECISION ||
+           t == MPI_REAL || undifferentiatedFloatName(t) != NULL;
+  if (combiner == MPI_COMBINER_F90_REAL ||
+      combiner == MPI_COMBINER_F90_COMPLEX)
+    return 1;
+  int *ints = adAlloc((size_t)nInts * sizeof *ints);
+  MPI_Aint *addrs = adAlloc((size_t)nAddrs * sizeof *addrs);
+  MPI_Datatype *types = adAlloc((size_t)nTypes * sizeof *types);
+  MPI_Type_get_contents(t, nInts, nAddrs, nTypes, ints, addrs, types);
+  int any = 0;
+  for (int i = 0; i < nTypes; ++i) {
+    any |= holdsFloats(types[i]);
+    /* get_contents hands out new handles of the derived ones. */
+    int ni, na, nt, c;
+    MPI_Type_get_envelope(types[i], &ni, &na, &nt, &c);
+    if (c != MPI_COMBINER_NAMED)
+      MPI_Type_free(&types[i]);
+  }
+  free(ints);
+  free(addrs);
+  free(types);
+  return any;
+}
+
 /* Whether data of type t carries derivatives; stops the program where it
-   should and cannot (hasShadow: some buffer of the operation has one). */
+   should and cannot. hasShadow: some buffer of the operation has one. A
+   type the program built (contiguous, vector, struct) that holds floats
+   stops it whatever the shadows: MPI matches such a message with one of
+   MPI_DOUBLE (the same type signature) on the other side, which moves
+   derivatives, so both sides could not agree on what travels. */
 static EltKind classify(const char *opName, MPI_Datatype t, int hasShadow) {
   if (t == MPI_DOUBLE || t == MPI_DOUBLE_PRECISION)
     return ELT_DOUBLE;
   if (t == MPI_FLOAT || t == MPI_REAL)
     return ELT_FLOAT;
   const char *name = undifferentiatedFloatName(t);
-  /* A datatype the program built (contiguous, vector, struct) may hold
-     floating-point data this support cannot tell apart: with a derivative
-     at stake, stop rather than drop it. */
+  int stop = name && hasShadow;
   int nInts, nAddrs, nTypes, combiner = MPI_COMBINER_NAMED;
-  if (!name && hasShadow &&
-      MPI_Type_get_envelope(t, &nInts, &nAddrs, &nTypes, &combiner) ==
-          MPI_SUCCESS &&
-      combiner != MPI_COMBINER_NAMED)
-    name = "a derived datatype's";
-  if (name && hasShadow) {
+  MPI_Type_get_envelope(t, &nInts, &nAddrs, &nTypes, &combiner);
+  if (!name && combiner != MPI_COMBINER_NAMED && holdsFloats(t)) {
+    name = "a derived datatype's floating-point";
+    stop = 1;
+  }
+  if (stop) {
     char message[200];
     snprintf(message, sizeof message,
              "%s on %s data is not differentiated (use MPI_DOUBLE or "
@@ -122,6 +154,14 @@ static void *copyOrZeros(const void *shadow, int n, EltKind k) {
   void *copy = adAlloc(bytes);
   memcpy(copy, shadow, bytes);
   return copy;
+}
+
+/* The count of forward mode's message of n values: 2n, which must fit. */
+static int packedCount(int n) {
+  if (n > INT_MAX / 2)
+    adFail("a message of more than 2^30 elements is not differentiated in "
+           "forward mode (it carries its tangents too)");
+  return 2 * n;
 }
 
 /* Forward mode's message: n values then n tangents (zeros for none). */
