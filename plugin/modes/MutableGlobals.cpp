@@ -180,14 +180,6 @@ std::optional<uint64_t> messageBytes(const CallBase &Call,
   return N->getZExtValue() * *Element;
 }
 
-/// Whether buffer \p K of MPI operation \p Call may hold floats.
-bool mayCarryDerivatives(const CallBase &Call, const MessageOperation &Op,
-                         unsigned K) {
-  MessageDatatype Type =
-      classifyMessageDatatype(Call.getArgOperand(Op.Datatypes[K]));
-  return Type == MessageDatatype::Floating || Type == MessageDatatype::Unknown;
-}
-
 /// The accesses of the globals \p Of in \p F: loads, stores, memory
 /// intrinsics, and their addresses passed to calls (which may do either).
 void directAccesses(const Function &F, const DenseSet<GlobalVariable *> &Of,
@@ -362,7 +354,6 @@ void MutableGlobals::addShadow(GlobalVariable *G) {
 void MutableGlobals::findAccessors() {
   Shadowed.Accessors.clear();
   Mentions.clear();
-  SmallVector<const Function *, 16> Work;
   // In the module's order, not the map's: Mentions decides the order of the
   // shadow resets after a call, and the output must not depend on addresses.
   for (GlobalVariable &GV : Ctx.M.globals()) {
@@ -376,24 +367,13 @@ void MutableGlobals::findAccessors() {
         const Function *F = I->getFunction();
         if (!is_contained(Mentions[F], G))
           Mentions[F].push_back(G);
-        if (Shadowed.Accessors.insert(F).second)
-          Work.push_back(F);
+        Shadowed.Accessors.insert(F);
       } else if (isa<ConstantExpr>(U)) {
         Users.append(U->user_begin(), U->user_end());
       }
     }
   }
-  DenseMap<const Function *, SmallVector<const Function *, 4>> Callers;
-  for (Function &F : Ctx.M)
-    for (BasicBlock &BB : F)
-      for (Instruction &I : BB)
-        if (auto *Call = dyn_cast<CallBase>(&I))
-          if (const Function *Callee = calledFunction(*Call))
-            Callers[Callee].push_back(&F);
-  while (!Work.empty())
-    for (const Function *Caller : Callers.lookup(Work.pop_back_val()))
-      if (Shadowed.Accessors.insert(Caller).second)
-        Work.push_back(Caller);
+  addTransitiveCallers(Ctx.M, Shadowed.Accessors);
 }
 
 void MutableGlobals::analyze(ArrayRef<DifferentiatedRoot> Roots) {
@@ -428,11 +408,15 @@ void MutableGlobals::analyze(ArrayRef<DifferentiatedRoot> Roots) {
           } else if (const MessageOperation *Op = messageOperationOf(I)) {
             // What another rank sent carries its derivatives.
             auto &Call = cast<CallBase>(I);
-            for (unsigned K = 0; K < Op->bufferCount(); ++K)
-              if (Op->Received[K] && mayCarryDerivatives(Call, *Op, K))
-                for (GlobalVariable *G :
-                     globalsBehind(Call.getArgOperand(Op->Buffers[K]), Open))
-                  New.insert(G);
+            for (unsigned K = 0; K < Op->bufferCount(); ++K) {
+              Value *Type = Call.getArgOperand(Op->Datatypes[K]);
+              if (!Op->Received[K] ||
+                  !mayHoldFloats(classifyMessageDatatype(Type)))
+                continue;
+              for (GlobalVariable *G :
+                   globalsBehind(Call.getArgOperand(Op->Buffers[K]), Open))
+                New.insert(G);
+            }
           } else if (auto *Call = dyn_cast<CallBase>(&I);
                      Call && differentiatesCallee(rowOf(*Call)) &&
                      any_of(Call->args(), Active)) {

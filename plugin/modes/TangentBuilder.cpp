@@ -57,7 +57,8 @@ private:
 TangentBuilder::TangentBuilder(ADContext &Ctx, const DerivativeSignature &Sig,
                                Function *Primal, Function *Tangent)
     : Ctx(Ctx), Sig(Sig), Primal(Primal), NewF(Tangent),
-      AA(*Primal, Sig.Args, Ctx.Types, Ctx.Globals, Ctx.MessagePassers), Facts(AA, Ctx.Types),
+      AA(*Primal, Sig.Args, Ctx.Types, Ctx.Globals, Ctx.MessagePassers),
+      Facts(AA, Ctx.Types),
       Cloning(Ctx, AA, VMap, Tangents, /*ForReverse=*/false),
       B(Ctx.M.getContext()) {}
 

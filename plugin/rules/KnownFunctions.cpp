@@ -14,6 +14,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/Support/GlobPattern.h"
@@ -560,6 +561,22 @@ Function *calledFunction(const CallBase &Call) {
     return nullptr;
   Function *F = namedFunction(Call.getCalledOperand());
   return F && F->getFunctionType() == Call.getFunctionType() ? F : nullptr;
+}
+
+void addTransitiveCallers(const Module &M,
+                          DenseSet<const Function *> &Functions) {
+  DenseMap<const Function *, SmallVector<const Function *, 4>> Callers;
+  for (const Function &F : M)
+    for (const BasicBlock &BB : F)
+      for (const Instruction &I : BB)
+        if (auto *Call = dyn_cast<CallBase>(&I))
+          if (const Function *Callee = calledFunction(*Call))
+            Callers[Callee].push_back(&F);
+  SmallVector<const Function *, 16> Work(Functions.begin(), Functions.end());
+  while (!Work.empty())
+    for (const Function *Caller : Callers.lookup(Work.pop_back_val()))
+      if (Functions.insert(Caller).second)
+        Work.push_back(Caller);
 }
 
 const GlobalAlias *interposableAlias(const Value *V) {

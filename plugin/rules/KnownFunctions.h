@@ -12,10 +12,12 @@
 #ifndef AD_RULES_KNOWNFUNCTIONS_H
 #define AD_RULES_KNOWNFUNCTIONS_H
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/IR/InstrTypes.h"
 
 namespace llvm {
 class GlobalAlias;
+class Module;
 } // namespace llvm
 
 namespace ad {
@@ -134,6 +136,12 @@ struct CalleeInfo {
 /// whose type is not the call's. Every place that asks which function a call
 /// reaches (classification, the derivative cache, argument typing) asks this.
 llvm::Function *calledFunction(const llvm::CallBase &Call);
+
+/// Adds to \p Functions every function of \p M that calls one of them,
+/// directly or through others (calls as calledFunction resolves them): the
+/// functions whose calls reach what \p Functions do.
+void addTransitiveCallers(const llvm::Module &M,
+                          llvm::DenseSet<const llvm::Function *> &Functions);
 
 /// The function \p V names, through pointer casts and the aliases that
 /// calledFunction looks through; nullptr otherwise.

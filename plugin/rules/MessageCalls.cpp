@@ -39,17 +39,10 @@ namespace ad {
 namespace {
 
 bool isSupportedReduction(const Value *Op) {
-  auto *G = dyn_cast<GlobalVariable>(Op->stripPointerCasts());
-  StringRef Name = G ? G->getName() : "";
-  if (!Name.consume_front("ompi_mpi_op_"))
+  std::optional<StringRef> Name = predefinedHandleName(Op, "ompi_mpi_op_");
+  if (!Name)
     return true; // A user's operation is refused when it runs.
-  return Name == "sum" || Name == "max" || Name == "min";
-}
-
-StringRef mpiName(const Value *V, StringRef Prefix, StringRef Fallback) {
-  auto *G = dyn_cast<GlobalVariable>(V->stripPointerCasts());
-  StringRef Name = G ? G->getName() : "";
-  return Name.consume_front(Prefix) ? Name : Fallback;
+  return *Name == "sum" || *Name == "max" || *Name == "min";
 }
 
 /// Reports what the plugin can tell cannot be differentiated; false then.
@@ -64,8 +57,7 @@ bool checkOperation(CallEmitter &E, CallBase &Call,
     // Local memory and mutable globals received into have shadows: this is
     // an __ad_const argument, or memory nothing tracks.
     if (Op.Received[K] && !E.hasShadow(Buf) && !isa<Constant>(Buf) &&
-        (Class == MessageDatatype::Floating ||
-         Class == MessageDatatype::Unknown)) {
+        mayHoldFloats(Class)) {
       E.Diag.error(&Call,
                    Twine(Op.Name) +
                        " receives into memory that has no shadow (" +
@@ -81,7 +73,7 @@ bool checkOperation(CallEmitter &E, CallBase &Call,
     if (Class == MessageDatatype::Unsupported) {
       E.Diag.error(&Call,
                    Twine(Op.Name) + " moves differentiated data as MPI type '" +
-                       mpiName(Type, "ompi_mpi_", "?") +
+                       *predefinedHandleName(Type, "ompi_mpi_") +
                        "', whose derivative the plugin cannot move",
                    "send floating-point data as MPI_DOUBLE or MPI_FLOAT");
       return false;
@@ -89,12 +81,12 @@ bool checkOperation(CallEmitter &E, CallBase &Call,
   }
   if (Op.Reduction >= 0 && AnyShadow && AnyFloating &&
       !isSupportedReduction(Call.getArgOperand(Op.Reduction))) {
-    E.Diag.error(
-        &Call,
-        Twine(Op.Name) + " with operation '" +
-            mpiName(Call.getArgOperand(Op.Reduction), "ompi_mpi_op_", "?") +
-            "' on differentiated data is not differentiated",
-        "reduce floating-point data with MPI_SUM, MPI_MAX or MPI_MIN");
+    E.Diag.error(&Call,
+                 Twine(Op.Name) + " with operation '" +
+                     *predefinedHandleName(Call.getArgOperand(Op.Reduction),
+                                           "ompi_mpi_op_") +
+                     "' on differentiated data is not differentiated",
+                 "reduce floating-point data with MPI_SUM, MPI_MAX or MPI_MIN");
     return false;
   }
   return true;

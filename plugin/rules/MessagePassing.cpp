@@ -2,10 +2,8 @@
 #include "rules/MessagePassing.h"
 #include "rules/KnownFunctions.h"
 #include "runtime/MessageRuntime.h"
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/GlobalVariable.h"
-#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 
@@ -55,11 +53,20 @@ const MessageOperation Operations[] = {
 
 } // namespace
 
-MessageDatatype classifyMessageDatatype(const Value *V) {
+std::optional<StringRef> predefinedHandleName(const Value *V,
+                                              StringRef Prefix) {
   auto *G = dyn_cast<GlobalVariable>(V->stripPointerCasts());
   StringRef Name = G ? G->getName() : "";
-  if (!Name.consume_front("ompi_mpi_"))
+  if (!Name.consume_front(Prefix))
+    return std::nullopt;
+  return Name;
+}
+
+MessageDatatype classifyMessageDatatype(const Value *V) {
+  std::optional<StringRef> Known = predefinedHandleName(V, "ompi_mpi_");
+  if (!Known)
     return MessageDatatype::Unknown;
+  StringRef Name = *Known;
   if (Name == "double" || Name == "float" || Name == "dblprec" ||
       Name == "real")
     return MessageDatatype::Floating;
@@ -81,8 +88,8 @@ MessageDatatype classifyMessageDatatype(const Value *V) {
 std::optional<unsigned> floatingElementBytes(const Value *Datatype) {
   if (classifyMessageDatatype(Datatype) != MessageDatatype::Floating)
     return std::nullopt;
-  StringRef Name = Datatype->stripPointerCasts()->getName();
-  return Name == "ompi_mpi_double" || Name == "ompi_mpi_dblprec" ? 8 : 4;
+  StringRef Name = *predefinedHandleName(Datatype, "ompi_mpi_");
+  return Name == "double" || Name == "dblprec" ? 8 : 4;
 }
 
 const MessageOperation *messageOperationNamed(StringRef Name) {
@@ -110,25 +117,18 @@ const char *differentiatedMessageFunctions() {
 }
 
 DenseSet<const Function *> findMessagePassers(const Module &M) {
+  // The operations' declarations first: a module that calls no MPI (the
+  // common case) costs a look at its function list, no walk of its code.
   DenseSet<const Function *> Passers;
-  DenseMap<const Function *, SmallVector<const Function *, 4>> Callers;
-  SmallVector<const Function *, 8> Work;
-  for (const Function &F : M)
-    for (const Instruction &I : instructions(F)) {
-      auto *Call = dyn_cast<CallBase>(&I);
-      const Function *Callee = Call ? calledFunction(*Call) : nullptr;
-      if (!Callee)
-        continue;
-      Callers[Callee].push_back(&F);
-      if ((messageOperationNamed(Callee->getName()) ||
-           messageOperationOfWrapper(Callee->getName())) &&
-          Passers.insert(&F).second)
-        Work.push_back(&F);
-    }
-  while (!Work.empty())
-    for (const Function *Caller : Callers.lookup(Work.pop_back_val()))
-      if (Passers.insert(Caller).second)
-        Work.push_back(Caller);
+  for (const Function &Callee : M)
+    if (messageOperationNamed(Callee.getName()) ||
+        messageOperationOfWrapper(Callee.getName()))
+      for (const Use &U : Callee.uses())
+        if (auto *Call = dyn_cast<CallBase>(U.getUser());
+            Call && Call->isCallee(&U))
+          Passers.insert(Call->getFunction());
+  if (!Passers.empty())
+    addTransitiveCallers(M, Passers);
   return Passers;
 }
 

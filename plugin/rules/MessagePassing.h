@@ -72,8 +72,17 @@ enum class MessageDatatype {
   Unknown,     ///< Not a predefined type (one built at run time).
 };
 MessageDatatype classifyMessageDatatype(const llvm::Value *Datatype);
+/// Data of such a datatype may hold floats (Floating, or not predefined).
+inline bool mayHoldFloats(MessageDatatype T) {
+  return T == MessageDatatype::Floating || T == MessageDatatype::Unknown;
+}
 /// The bytes of one element of a Floating datatype; nullopt for others.
 std::optional<unsigned> floatingElementBytes(const llvm::Value *Datatype);
+/// The name of the predefined MPI handle \p V (Open MPI's globals
+/// `ompi_mpi_<name>` and `ompi_mpi_op_<name>`) after \p Prefix, or
+/// nullopt for a handle made at run time.
+std::optional<llvm::StringRef> predefinedHandleName(const llvm::Value *V,
+                                                    llvm::StringRef Prefix);
 
 /// The operation MPI function \p Name is, or nullptr.
 const MessageOperation *messageOperationNamed(llvm::StringRef Name);
