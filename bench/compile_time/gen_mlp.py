@@ -15,17 +15,35 @@ Two variants:
 The layer functions are noinline so that the program keeps that shape
 whatever the inliner decides at -O2.
 
-  --baseline  the same program without the gradient call: loss only
-  --check     main also compares the gradient with central finite
-              differences for a few weights and exits 1 on a mismatch
+  --baseline     the same program without the gradient call: loss only
+  --handwritten  the gradient comes from loss_grad(p, xs, ys, dp), written by
+                 hand as an expert would, instead of __ad_autodiff: per point,
+                 a forward pass through the same layer functions that keeps
+                 every layer's output, then one backward function per layer
+                 (shared: dense_backward(w, x, dy, dw, db, dx, y, nin, nout,
+                 relu), the ReLU mask taken from the stored output y;
+                 distinct: layer_k_backward with its sizes as constants,
+                 mirroring layer_k). It accumulates into dp; no plugin needed
+  --check        main also compares the gradient (the plugin's, or
+                 loss_grad's with --handwritten) with central finite
+                 differences for a few weights and exits 1 on a mismatch
 
-Usage: gen_mlp.py DEPTH {shared,distinct} [--baseline | --check] [-o FILE]
+--baseline excludes the other two; --handwritten --check checks loss_grad.
+Both gradient programs print the same line, "loss L gradient norm N".
+
+Usage: gen_mlp.py DEPTH {shared,distinct} [--baseline | [--handwritten]
+                  [--check]] [-o FILE]
+
+generate(depth, variant, mode) returns the text; mode is one of MODES.
 """
 import argparse
 import sys
 
 WIDTH = 16
 POINTS = 128
+# baseline: loss only; ad: __ad_autodiff; handwritten: loss_grad; the
+# -check ones add the finite-difference comparison to main.
+MODES = ("baseline", "ad", "check", "handwritten", "handwritten-check")
 
 
 def layer_dims(depth):
@@ -76,13 +94,122 @@ __attribute__((noinline)) void layer_{k}(const double *p, const double *x,
 """
 
 
+SHARED_BACKWARD = """\
+/* Backward of dense: given dy = dL/dy and the stored output y, adds dL/dW
+ * to dw and dL/db to db, and sets dx = dL/dx (unless dx is null: the first
+ * layer's input is data). ReLU passes dy where y > 0. */
+__attribute__((noinline)) void dense_backward(const double *w, const double *x,
+                                              const double *dy, double *dw,
+                                              double *db, double *dx,
+                                              const double *y, int nin,
+                                              int nout, int relu) {
+  if (dx)
+    for (int i = 0; i < nin; ++i)
+      dx[i] = 0.0;
+  for (int o = 0; o < nout; ++o) {
+    double g = relu && y[o] <= 0.0 ? 0.0 : dy[o];
+    db[o] += g;
+    for (int i = 0; i < nin; ++i)
+      dw[o * nin + i] += g * x[i];
+    if (dx)
+      for (int i = 0; i < nin; ++i)
+        dx[i] += w[o * nin + i] * g;
+  }
+}
+"""
+
+DISTINCT_BACKWARD = """\
+/* Backward of layer {k}: adds dL/dp of its weights and biases to dp (same
+ * offsets as p), {dx_doc}. */
+__attribute__((noinline)) void layer_{k}_backward(const double *p,
+                                                 const double *x,
+                                                 const double *dy, double *dp,
+                                                 double *dx, const double *y) {{
+{dx_init}  for (int o = 0; o < {nout}; ++o) {{
+    double g = {grad};
+    dp[{nweights} + o] += g;
+    for (int i = 0; i < {nin}; ++i)
+      dp[o * {nin} + i] += g * x[i];
+{dx_loop}  }}
+}}
+"""
+
+
+def handwritten_gradient(dims, offs, variant):
+    """loss_grad: per point, the forward pass keeping every layer's output,
+    then the layers' backward functions from the last to the first."""
+    out = []
+    if variant == "shared":
+        out.append(SHARED_BACKWARD)
+    else:
+        for k, (nin, nout, relu) in enumerate(dims):
+            first = k == 0
+            out.append(DISTINCT_BACKWARD.format(
+                k=k, nin=nin, nout=nout, nweights=nin * nout,
+                grad="y[o] > 0.0 ? dy[o] : 0.0" if relu else "dy[o]",
+                dx_doc=("dx unused: the input is data" if first else
+                        "sets dx = dL/dx"),
+                dx_init="" if first else
+                "  for (int i = 0; i < %d; ++i)\n    dx[i] = 0.0;\n" % nin,
+                dx_loop="" if first else
+                "    for (int i = 0; i < %d; ++i)\n"
+                "      dx[i] += p[o * %d + i] * g;\n" % (nin, nin)))
+    layers = len(dims)
+    forward, backward = [], []
+    for k, ((nin, nout, relu), off) in enumerate(zip(dims, offs)):
+        if variant == "shared":
+            forward.append("    dense(p + %d, p + %d, act[%d], act[%d], %d, "
+                           "%d, %d);" % (off, off + nin * nout, k, k + 1,
+                                         nin, nout, int(relu)))
+        else:
+            forward.append("    layer_%d(p + %d, act[%d], act[%d]);"
+                           % (k, off, k, k + 1))
+    # The output's gradient is in g0; layer k reads dy from one buffer and
+    # writes dx into the other.
+    for k in reversed(range(layers)):
+        nin, nout, relu = dims[k]
+        off = offs[k]
+        dy = "g%d" % ((layers - 1 - k) % 2)
+        dx = "0" if k == 0 else "g%d" % ((layers - k) % 2)
+        if variant == "shared":
+            backward.append(
+                "    dense_backward(p + %d, act[%d], %s, dp + %d, dp + %d, %s, "
+                "act[%d], %d, %d, %d);" % (off, k, dy, off, off + nin * nout,
+                                           dx, k + 1, nin, nout, int(relu)))
+        else:
+            backward.append("    layer_%d_backward(p + %d, act[%d], %s, "
+                            "dp + %d, %s, act[%d]);"
+                            % (k, off, k, dy, off, dx, k + 1))
+    out.append("""\
+/* Gradient of loss with respect to p, added to dp. */
+void loss_grad(const double *p, const double *xs, const double *ys,
+               double *dp) {
+  for (int k = 0; k < POINTS; ++k) {
+    double act[%d][WIDTH]; /* act[j]: input of layer j; act[%d]: the output */
+    double g0[WIDTH], g1[WIDTH];
+    act[0][0] = xs[k];
+%s
+    g0[0] = 2.0 * (act[%d][0] - ys[k]) / POINTS;
+%s
+  }
+}
+""" % (layers + 1, layers, "\n".join(forward), layers, "\n".join(backward)))
+    return out
+
+
 def generate(depth, variant, mode):
     dims = layer_dims(depth)
     offs, nparams = offsets(dims)
+    if mode not in MODES:
+        raise ValueError("mode %r is not one of %s" % (mode, ", ".join(MODES)))
+    handwritten = mode.startswith("handwritten")
+    check = mode.endswith("check")
     out = []
     out.append("/* Generated by bench/compile_time/gen_mlp.py: depth %d, %s "
                "layers%s. */" % (depth, variant,
-                                 ", no gradient" if mode == "baseline" else ""))
+                                 ", no gradient" if mode == "baseline" else
+                                 ", handwritten gradient" if handwritten
+                                 else ""))
     out.append("#include <ad.h>\n#include <math.h>\n#include <stdio.h>\n")
     out.append("#define POINTS %d\n#define WIDTH %d\n#define NPARAMS %d\n"
                % (POINTS, WIDTH, nparams))
@@ -121,6 +248,9 @@ double loss(const double *p, const double *xs, const double *ys) {
 }
 """ % ("\n".join(body), result))
 
+    if handwritten:
+        out.extend(handwritten_gradient(dims, offs, variant))
+
     out.append("""\
 static double params[NPARAMS], dparams[NPARAMS], xs[POINTS], ys[POINTS];
 
@@ -139,9 +269,12 @@ static void init(void) {
 """)
     main = ["int main(void) {", "  init();",
             "  double l = loss(params, xs, ys);"]
-    if mode != "baseline":
+    if handwritten:
+        main.append("  loss_grad(params, xs, ys, dparams);")
+    elif mode != "baseline":
         main.append("  __ad_autodiff((void *)loss, params, dparams, "
                     "__ad_const, xs, __ad_const, ys);")
+    if mode != "baseline":
         main.append("  double norm = 0.0;")
         main.append("  for (int i = 0; i < NPARAMS; ++i)")
         main.append("    norm += dparams[i] * dparams[i];")
@@ -149,7 +282,7 @@ static void init(void) {
                     'sqrt(norm));')
     else:
         main.append('  printf("loss %.17g\\n", l);')
-    if mode == "check":
+    if check:
         main.append("""\
   /* Central differences for a spread of weights of every layer. */
   int bad = 0;
@@ -163,12 +296,12 @@ static void init(void) {
     double fd = (up - down) / (2 * h);
     double err = fabs(fd - dparams[i]);
     if (err > 1e-6 + 1e-5 * fabs(fd)) {
-      printf("MISMATCH d/dp[%d]: AD %.10g FD %.10g\\n", i, dparams[i], fd);
+      printf("MISMATCH d/dp[%%d]: %s %%.10g FD %%.10g\\n", i, dparams[i], fd);
       bad = 1;
     }
   }
   printf(bad ? "gradient WRONG\\n" : "gradient matches finite differences\\n");
-  return bad;""")
+  return bad;""" % ("handwritten" if handwritten else "AD"))
     else:
         main.append("  return 0;")
     main.append("}")
@@ -180,16 +313,22 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("depth", type=int)
     parser.add_argument("variant", choices=["shared", "distinct"])
-    group = parser.add_mutually_exclusive_group()
-    group.add_argument("--baseline", action="store_true",
-                       help="no gradient call: the forward loss only")
-    group.add_argument("--check", action="store_true",
-                       help="compare with finite differences, exit 1 if off")
+    parser.add_argument("--baseline", action="store_true",
+                        help="no gradient call: the forward loss only")
+    parser.add_argument("--handwritten", action="store_true",
+                        help="gradient by a handwritten loss_grad, not AD")
+    parser.add_argument("--check", action="store_true",
+                        help="compare with finite differences, exit 1 if off")
     parser.add_argument("-o", "--output", help="file to write (default: stdout)")
     args = parser.parse_args()
     if args.depth < 0:
         parser.error("depth must be >= 0")
-    mode = "baseline" if args.baseline else "check" if args.check else "ad"
+    if args.baseline and (args.handwritten or args.check):
+        parser.error("--baseline has no gradient: not with --handwritten "
+                     "or --check")
+    mode = ("baseline" if args.baseline else
+            ("handwritten" if args.handwritten else "ad") if not args.check
+            else "handwritten-check" if args.handwritten else "check")
     text = generate(args.depth, args.variant, mode)
     if args.output:
         with open(args.output, "w") as f:

@@ -15,6 +15,7 @@
 #include "driver/ADPass.h"
 #include "analysis/ThreadSharing.h"
 #include "core/IRHelpers.h"
+#include "driver/DerivativeCallSites.h"
 #include "driver/EntryPointCall.h"
 #include "driver/ForkRegions.h"
 #include "driver/Libdevice.h"
@@ -592,6 +593,7 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
     remarkRuleTable(*SummaryAt, Rules);
   }
 
+  DerivativeOrigins Origins = describeOrigins(Cache.created(), Diag);
   // The canonical primals were templates; nothing calls them.
   SmallVector<Function *, 16> NewFunctions;
   for (Function *F : Cache.created()) {
@@ -631,20 +633,33 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
   // MPI: the run-time support the derivatives of its operations call.
   linkMessageRuntime(M);
 
-  if (Level != OptimizationLevel::O0 && PB && Diag.errorCount() == 0) {
+  bool Optimize =
+      Level != OptimizationLevel::O0 && PB && Diag.errorCount() == 0;
+  SmallVector<unsigned> InlinedInto;
+  if (Optimize) {
     ADPhaseTimer OptimizeTimer(ADPhase::Optimize);
-    // Inline the tape's push/pop, then optimize the derivatives like the
-    // rest of the program.
+    // Inline the tape's push/pop, fold what every caller passes, then
+    // optimize the derivatives like the rest of the program.
     PreservedAnalyses Inlined =
         AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false).run(M, MAM);
     MAM.invalidate(M, Inlined);
+    foldConstantArguments(NewFunctions);
     SmallVector<Function *, 16> Derivatives, ForwardCopies;
     for (Function *F : NewFunctions)
       (Cache.isAugmented(F) ? ForwardCopies : Derivatives).push_back(F);
     optimizeDerivatives(Derivatives, ForwardCopies, Level, *PB, FAM);
-    if (isParallelDeviceCode(M))
-      inlineDerivativesIntoDeviceCallers(Derivatives, FAM);
+    InlinedInto = inlineDerivativesIntoCallers(
+        NewFunctions, NewFunctions, isParallelDeviceCode(M), Level, FAM);
   }
+  if (SummaryAt)
+    remarkDerivativeSizes(NewFunctions, InlinedInto, Optimize, Origins,
+                          *SummaryAt);
+  // A derivative inlined at its every call is code no one runs.
+  for (Function *F : NewFunctions)
+    if (F->use_empty() && F->hasLocalLinkage()) {
+      FAM.clear(*F, F->getName());
+      F->eraseFromParent();
+    }
   eraseRuleRegistrations(M, &FAM);
   return PreservedAnalyses::none();
 }

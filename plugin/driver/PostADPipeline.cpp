@@ -19,7 +19,6 @@
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/InferAlignment.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
-#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Vectorize/LoopVectorize.h"
 
 using namespace llvm;
@@ -86,28 +85,6 @@ void optimizeDerivatives(ArrayRef<Function *> Derivatives,
   for (Function *F : ForwardCopies)
     if (!F->isDeclaration())
       Cleanup.run(*F, FAM);
-}
-
-void inlineDerivativesIntoDeviceCallers(ArrayRef<Function *> Derivatives,
-                                        FunctionAnalysisManager &FAM) {
-  SmallPtrSet<const Function *, 16> IsDerivative(Derivatives.begin(),
-                                                 Derivatives.end());
-  SmallVector<CallBase *, 16> Calls;
-  for (Function *F : Derivatives)
-    for (User *U : F->users())
-      if (auto *Call = dyn_cast<CallBase>(U))
-        if (Call->getCalledFunction() == F &&
-            !IsDerivative.contains(Call->getFunction()))
-          Calls.push_back(Call);
-  SmallPtrSet<Function *, 8> Changed;
-  for (CallBase *Call : Calls) {
-    Function *Caller = Call->getFunction();
-    InlineFunctionInfo IFI;
-    if (InlineFunction(*Call, IFI).isSuccess())
-      Changed.insert(Caller);
-  }
-  for (Function *Caller : Changed)
-    FAM.invalidate(*Caller, PreservedAnalyses::none());
 }
 
 } // namespace ad

@@ -30,16 +30,6 @@ void optimizeDerivatives(llvm::ArrayRef<llvm::Function *> Derivatives,
                          llvm::OptimizationLevel Level, llvm::PassBuilder &PB,
                          llvm::FunctionAnalysisManager &FAM);
 
-/// GPU device code: inlines each call of one of \p Derivatives from a
-/// function that is not itself one of them (the user's kernel or device
-/// function that called __ad_autodiff) into its caller. A derivative left
-/// as a call takes every pointer as a generic one; inlined, the kernel's
-/// arguments lead its loads and stores to global memory (NVPTX infers the
-/// address space) and the kernel's __restrict__ reaches them.
-void inlineDerivativesIntoDeviceCallers(
-    llvm::ArrayRef<llvm::Function *> Derivatives,
-    llvm::FunctionAnalysisManager &FAM);
-
 } // namespace ad
 
 #endif

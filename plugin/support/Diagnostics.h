@@ -52,6 +52,15 @@ public:
     return Nested;
   }
 
+  /// The user's function \p F (a clone or a derivative) was made from.
+  const llvm::Function &sourceFunction(const llvm::Function &F) const {
+    return userFunction(F);
+  }
+  /// How messages name \p F: 'f', or the derivative of 'f'.
+  std::string describeFunction(const llvm::Function &F) const {
+    return functionName(F);
+  }
+
   /// How a message names \p V: 'name' when it has one (clang drops value
   /// names in release builds), else "parameter N of 'f'", "global 'g'", or
   /// "an unnamed value".

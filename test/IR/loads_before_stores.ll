@@ -7,7 +7,7 @@
 ; End to end: the reverse loop that ad<O2> vectorizes reads every adjoint
 ; before it writes any (the matrix product's shape: dx += dout * w,
 ; dw += dout * x).
-; RUN: %opt_ad -passes='ad<O2>' %s -S | FileCheck %s --check-prefix=REVERSE
+; RUN: %opt_ad -passes='ad<O2>' -ad-inline-derivatives=false %s -S | FileCheck %s --check-prefix=REVERSE
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"

@@ -6,7 +6,7 @@
 ; always send it to the scalar loop: they stay in the outer loop
 ; (PostADPipeline.cpp). No record is taped: indices come from the counted
 ; loops, x and w are loaded again (restrict).
-; RUN: %opt_ad -passes='ad<O2>' %s -S | FileCheck %s
+; RUN: %opt_ad -passes='ad<O2>' -ad-inline-derivatives=false %s -S | FileCheck %s
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"

@@ -26,7 +26,7 @@
 // inside its object and nothing leaked, at -O0 and -O2.
 // RUN: %clang_ad -O2 %s -o %t -lm -Rpass=ad -Rpass-missed=ad 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: env AD_TAPE_REPORT=1 %run %t 2>&1 | FileCheck %s --check-prefix=REPORT
-// RUN: %clang_ad -O2 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=IR
+// RUN: %clang_ad -mllvm -ad-inline-derivatives=false -O2 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=IR
 // RUN: %clang_ad -O0 %s -o %t0 -lm
 // RUN: env AD_TAPE_REPORT=1 %run %t0 2>&1 | FileCheck %s --check-prefix=REPORT
 // REMARK-DAG: r_checkpoint_loops.c:{{[0-9]+}}:3: remark: the gradient of 'burgers' may checkpoint this loop under the tape budget (counted: binomial schedule

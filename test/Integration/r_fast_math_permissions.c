@@ -6,7 +6,7 @@
 // softmax whose exponentials are taped (each overwrites its logit) is a
 // vector maxnum in the gradient. The gradient against central differences.
 // RUN: %clang_ad -O2 -ffast-math %s -o %t -lm && %run %t
-// RUN: %clang_ad -O2 -ffast-math -S -emit-llvm %s -o - | FileCheck %s
+// RUN: %clang_ad -mllvm -ad-inline-derivatives=false -O2 -ffast-math -S -emit-llvm %s -o - | FileCheck %s
 // CHECK: define internal {{.*}}@softmax_in_place.ad.gradient({{.*}}) #[[ATTRS:[0-9]+]]
 // CHECK: call {{.*}}<4 x float> @llvm.maxnum.v4f32(
 // CHECK: attributes #[[ATTRS]] = { {{.*}}"no-nans-fp-math"="true"

@@ -11,8 +11,8 @@
 // RUN: %clang_ad -O2 -ffast-math %s -o %t.fast.on -lm && %run %t.fast.on > %t.fast.on.txt
 // RUN: %clang_ad -O2 -ffast-math -mllvm -ad-lane-order=false %s -o %t.fast.off -lm && %run %t.fast.off > %t.fast.off.txt
 // RUN: diff %t.fast.on.txt %t.fast.off.txt
-// RUN: %clang_ad -O2 -S -emit-llvm %s -o - | FileCheck %s
-// RUN: %clang_ad -O2 -mllvm -ad-lane-order=false -S -emit-llvm %s -o - | FileCheck %s --check-prefix=OFF
+// RUN: %clang_ad -mllvm -ad-inline-derivatives=false -O2 -S -emit-llvm %s -o - | FileCheck %s
+// RUN: %clang_ad -mllvm -ad-inline-derivatives=false -O2 -mllvm -ad-lane-order=false -S -emit-llvm %s -o - | FileCheck %s --check-prefix=OFF
 // CHECK-LABEL: define internal {{.*}}@normalize.ad.gradient(
 // CHECK-NOT:     <i32 3, i32 2, i32 1, i32 0>
 // CHECK:         {{^}}}

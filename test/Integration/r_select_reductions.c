@@ -17,7 +17,7 @@
 // apart is found after the loop by a search for the first element equal to
 // it (__ad_first_equal), so the loop keeps no address; with `>=` the last
 // equal one wins, and the loop keeps the chosen address.
-// RUN: %clang_ad -O2 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=SEARCH
+// RUN: %clang_ad -mllvm -ad-inline-derivatives=false -O2 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=SEARCH
 // SEARCH-LABEL: define internal {{.*}}@max_score.ad.gradient(
 // SEARCH:         call i64 @__ad_first_equal.double(
 // SEARCH-LABEL: define internal {{.*}}@minval_ge.ad.gradient(

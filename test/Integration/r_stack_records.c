@@ -9,7 +9,7 @@
 // test/Diagnostics/irreducible_loop.c.)
 // RUN: %clang_ad -O0 %s -o %t.O0 -lm && %run %t.O0
 // RUN: %clang_ad -O2 %s -o %t.O2 -lm && %run %t.O2
-// RUN: %clang_ad -O2 -S -emit-llvm %s -o - | FileCheck %s
+// RUN: %clang_ad -mllvm -ad-inline-derivatives=false -O2 -S -emit-llvm %s -o - | FileCheck %s
 // The branchy gradient keeps its two libm results in registers: no tape.
 // CHECK-LABEL: define internal {{.*}} @rotated.ad.gradient(
 // CHECK-NOT:   __ad_tape
