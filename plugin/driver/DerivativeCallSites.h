@@ -4,10 +4,11 @@
 // entry point was. The module pipeline's inliner and its interprocedural
 // constant propagation ran before the pass, so without help the call stays a
 // call and what its caller always passes (the seed 1.0, a global array) stays
-// a parameter. Small gradients then pay for a call and for multiplying every
-// adjoint by a seed that is one (bench/rosenbrock: twice the handwritten
-// time at n = 8). These steps do what the inliner and IPSCCP would have done
-// had the derivatives existed when they ran.
+// a parameter. Small gradients then paid for a call and for multiplying
+// every adjoint by a seed that is one (bench/rosenbrock, before these steps:
+// 1.2 times the handwritten time at n = 4096, twice at n = 8; after, 0.9 at
+// n >= 64). These steps do what the inliner and IPSCCP would have done had
+// the derivatives existed when they ran.
 //
 //===----------------------------------------------------------------------===//
 #ifndef AD_DRIVER_DERIVATIVECALLSITES_H
