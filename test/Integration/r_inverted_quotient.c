@@ -13,7 +13,10 @@
 // Known gap (2026-11-27): at -O1 -fno-inline the reverse sweep still calls
 // exp again, under the program's fast flags, where the stored quotient times
 // the sum would do: the gradient holds two exp calls, as the strict one
-// does. Until 2026-11-27 a check that the first exp call was followed by
+// does. findStoredQuotient turns the division loop down because its body
+// does not post-dominate the exp loop's store: each loop has its own
+// n > 0 guard, the same condition, which the post-dominator tree does not
+// know. Until 2026-11-27 a check that the first exp call was followed by
 // `ret void` before any other passed only because the return block was laid
 // out between the forward and the reverse loops.
 // FAST-LABEL: define internal {{.*}}@softmax.ad.gradient(
