@@ -593,7 +593,13 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
     remarkRuleTable(*SummaryAt, Rules);
   }
 
-  DerivativeOrigins Origins = describeOrigins(Cache.created(), Diag);
+  // Naming each derivative's user's function costs a walk per derivative:
+  // only when -Rpass=ad (or a remarks file) will show the sizes.
+  bool SizeRemarks = SummaryAt && OptimizationRemarkEmitter(SummaryAt)
+                                       .allowExtraAnalysis("ad");
+  DerivativeOrigins Origins;
+  if (SizeRemarks)
+    Origins = describeOrigins(Cache.created(), Diag);
   // The canonical primals were templates; nothing calls them.
   SmallVector<Function *, 16> NewFunctions;
   for (Function *F : Cache.created()) {
@@ -649,9 +655,9 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &MAM) {
       (Cache.isAugmented(F) ? ForwardCopies : Derivatives).push_back(F);
     optimizeDerivatives(Derivatives, ForwardCopies, Level, *PB, FAM);
     InlinedInto = inlineDerivativesIntoCallers(
-        NewFunctions, NewFunctions, isParallelDeviceCode(M), Level, FAM);
+        NewFunctions, isParallelDeviceCode(M), Level, FAM);
   }
-  if (SummaryAt)
+  if (SizeRemarks)
     remarkDerivativeSizes(NewFunctions, InlinedInto, Optimize, Origins,
                           *SummaryAt);
   // A derivative inlined at its every call is code no one runs.

@@ -70,9 +70,13 @@ unsigned foldConstantArguments(ArrayRef<Function *> Functions) {
   return Folded;
 }
 
-SmallVector<unsigned> inlineDerivativesIntoCallers(
-    ArrayRef<Function *> Derivatives, ArrayRef<Function *> Synthesized,
-    bool Always, OptimizationLevel Level, FunctionAnalysisManager &FAM) {
+SmallVector<unsigned>
+inlineDerivativesIntoCallers(ArrayRef<Function *> Synthesized, bool Always,
+                             OptimizationLevel Level,
+                             FunctionAnalysisManager &FAM) {
+  SmallVector<unsigned> Inlined(Synthesized.size(), 0);
+  if (!Always && !InlineDerivatives)
+    return Inlined;
   SmallPtrSet<const Function *, 16> IsSynthesized(Synthesized.begin(),
                                                   Synthesized.end());
   InlineParams Params =
@@ -87,16 +91,13 @@ SmallVector<unsigned> inlineDerivativesIntoCallers(
   // derivative's own calls of others (a layer's split derivative) that
   // inlining brings into the user's function stay calls, as they were.
   SmallVector<std::pair<CallBase *, unsigned>, 8> Calls;
-  for (auto [Index, F] : enumerate(Derivatives))
+  for (auto [Index, F] : enumerate(Synthesized))
     if (!F->isDeclaration())
       for (User *U : F->users())
         if (auto *Call = dyn_cast<CallBase>(U))
           if (Call->getCalledFunction() == F &&
               !IsSynthesized.contains(Call->getFunction()))
             Calls.push_back({Call, Index});
-  SmallVector<unsigned> Inlined(Derivatives.size(), 0);
-  if (!Always && !InlineDerivatives)
-    return Inlined;
   for (auto [Call, Index] : Calls) {
     Function *Caller = Call->getFunction();
     if (!Always) {
@@ -104,7 +105,7 @@ SmallVector<unsigned> inlineDerivativesIntoCallers(
       // next call of the same derivative costs (the last one of a local
       // function gets the inliner's bonus).
       InlineCost Cost = getInlineCost(
-          *Call, Params, FAM.getResult<TargetIRAnalysis>(*Derivatives[Index]),
+          *Call, Params, FAM.getResult<TargetIRAnalysis>(*Synthesized[Index]),
           GetAC, GetTLI);
       if (!Cost)
         continue;

@@ -37,15 +37,14 @@ class DiagnosticReporter;
 /// alone. Returns the number of parameters replaced.
 unsigned foldConstantArguments(llvm::ArrayRef<llvm::Function *> Functions);
 
-/// Inlines calls of \p Derivatives from functions that are not themselves
-/// among \p Synthesized (the user's code that called the entry point).
+/// Inlines the calls of the functions in \p Synthesized from functions
+/// that are not among them (the user's code that called the entry point).
 /// With \p Always (GPU device code, where a derivative left as a call takes
 /// every pointer as a generic one) every such call is inlined; otherwise
 /// where LLVM's inline cost model for \p Level accepts it, as the inliner
-/// would have. Returns, per derivative, the number of call sites inlined.
+/// would have. Returns, per function, the number of call sites inlined.
 llvm::SmallVector<unsigned>
-inlineDerivativesIntoCallers(llvm::ArrayRef<llvm::Function *> Derivatives,
-                             llvm::ArrayRef<llvm::Function *> Synthesized,
+inlineDerivativesIntoCallers(llvm::ArrayRef<llvm::Function *> Synthesized,
                              bool Always, llvm::OptimizationLevel Level,
                              llvm::FunctionAnalysisManager &FAM);
 

@@ -177,6 +177,18 @@ static void completeEntry(void *entry, MPI_Status *s) {
   }
 }
 
+/* MPI_Wait on one request, in either mode: the request's entry (null when
+   the program posted it outside a derivative), completed. */
+static void *waitAndComplete(MPI_Request *req, MPI_Status *st) {
+  MPI_Status own;
+  MPI_Status *s = st == MPI_STATUS_IGNORE ? &own : st;
+  void *entry = takePending(req);
+  MPI_Wait(req, s);
+  if (entry)
+    completeEntry(entry, s);
+  return entry;
+}
+
 /* Sorts the entries of a waitall by posting order (insertion sort: few). */
 static void sortByPosting(PendingOp **ops, MPI_Status **sts, int n) {
   for (int i = 1; i < n; ++i)

@@ -112,13 +112,9 @@ static void *newWaitRecord(PendingOp **ops, int count) {
 }
 
 void *__ad_mpi_wait(MPI_Request *req, MPI_Status *st) {
-  MPI_Status own;
-  MPI_Status *s = st == MPI_STATUS_IGNORE ? &own : st;
-  void *entry = takePending(req);
-  MPI_Wait(req, s);
+  void *entry = waitAndComplete(req, st);
   if (!entry)
     return NULL;
-  completeEntry(entry, s);
   RecordKind kind = *(RecordKind *)entry;
   if (kind != REC_ISEND && kind != REC_IRECV)
     return NULL;

@@ -98,12 +98,7 @@ void *__ad_mpi_irecv_tangent(void *buf, int n, MPI_Datatype t, int src, int tag,
 }
 
 void *__ad_mpi_wait_tangent(MPI_Request *req, MPI_Status *st) {
-  MPI_Status own;
-  MPI_Status *s = st == MPI_STATUS_IGNORE ? &own : st;
-  void *entry = takePending(req);
-  MPI_Wait(req, s);
-  if (entry)
-    completeEntry(entry, s);
+  waitAndComplete(req, st);
   return NULL;
 }
 
